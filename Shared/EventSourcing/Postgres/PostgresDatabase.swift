@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// A service's PostgreSQL database: a pooled `PostgresClient` the log, projections and keys share.
+///
+/// It is a `Service`: put it in the `ServiceGroup` before anything that queries it, or use ``withRunning(_:)``.
+public final class PostgresDatabase: Service, Sendable {
+    /// The pooled client; run queries through it.
+    public let client: PostgresClient
+    /// The schema every connection uses (`search_path`), e.g. `public` or a per-test schema.
+    public let schema: String
+    let logger: Logger
+
+    /// Connects lazily to `url` (`postgres://user:password@host:port/database[?sslmode=require]`).
+    ///
+    /// - Parameters:
+    ///   - schema: when set, every connection's `search_path` is this schema, created if missing.
+    ///   - maximumConnections: size of the connection pool.
+    public init(url: String, schema: String? = nil, maximumConnections: Int = 20, logger: Logger = Logger(label: "waypoint.postgres")) throws {
+        var configuration = try Self.configuration(from: url)
+        configuration.options.maximumConnections = maximumConnections
+        if let schema {
+            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
+                throw PostgresDatabaseError.invalidURL("schema must be letters, digits and underscores")
+            }
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.schema = schema ?? "public"
+        self.logger = logger
+    }
+
+    /// Runs the connection pool until cancelled or shut down gracefully.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.client.run() }
+    }
+
+    /// Runs the pool for the duration of `body` (for tools and tests outside a `ServiceGroup`).
+    public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    /// Creates the configured schema if it does not exist yet.
+    public func createSchemaIfNeeded() async throws {
+        guard schema != "public" else { return }
+        try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: logger)
+    }
+
+    static func configuration(from url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url),
+              ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let host = components.host, !host.isEmpty
+        else { throw PostgresDatabaseError.invalidURL("expected postgres://user:password@host:port/database") }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresClient.Configuration.TLS = switch sslMode {
+        case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
+        case "prefer": .prefer(.makeClientConfiguration())
+        default: .disable
+        }
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432,
+            username: components.user?.removingPercentEncoding ?? "postgres",
+            password: components.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: tls)
+    }
+}
+
+/// Configuration errors of ``PostgresDatabase``.
+public enum PostgresDatabaseError: Error, Sendable, Hashable {
+    /// The connection URL or schema name is not usable.
+    case invalidURL(String)
+}

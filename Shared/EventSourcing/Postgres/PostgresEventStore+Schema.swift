@@ -1,0 +1,82 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// Version of the log's table layout, recorded in `es_schema`.
+    static let schemaVersion = 1
+
+    static let columns = """
+        position, event_id, stream_id, stream_version, event_type, schema_version, payload,
+        correlation_id, causation_id, actor_id, traceparent, recorded_at
+        """
+
+    static func migrate(_ database: PostgresDatabase) async throws {
+        try await database.client.withTransaction(logger: database.logger) { connection in
+            // Several service instances may start at once; one migrates, the others wait and find it done.
+            try await connection.query("SELECT pg_advisory_xact_lock(7300001)", logger: database.logger)
+            for statement in ddl {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+            }
+            let rows = try await connection.query(
+                "SELECT version FROM es_schema WHERE component = 'event-log'", logger: database.logger)
+            for try await stored in rows.decode(Int.self) where stored > schemaVersion {
+                throw EventStoreError.incompatibleSchema("event log schema \(stored) is newer than \(schemaVersion)")
+            }
+            try await connection.query("""
+                INSERT INTO es_schema (component, version) VALUES ('event-log', \(schemaVersion))
+                ON CONFLICT (component) DO UPDATE SET version = excluded.version
+                """, logger: database.logger)
+        }
+    }
+
+    private static let ddl = [
+        "CREATE TABLE IF NOT EXISTS es_schema (component text PRIMARY KEY, version int NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS es_head (id int PRIMARY KEY CHECK (id = 1), position bigint NOT NULL)",
+        "INSERT INTO es_head (id, position) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM es_head)",
+        """
+        CREATE TABLE IF NOT EXISTS es_events (
+            position        bigint      PRIMARY KEY,
+            event_id        uuid        NOT NULL UNIQUE,
+            stream_id       text        NOT NULL,
+            stream_version  bigint      NOT NULL,
+            event_type      text        NOT NULL,
+            schema_version  int         NOT NULL,
+            payload         bytea       NOT NULL,
+            correlation_id  uuid,
+            causation_id    uuid,
+            actor_id        text,
+            traceparent     text,
+            recorded_at     timestamptz NOT NULL,
+            UNIQUE (stream_id, stream_version)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS es_snapshots (
+            stream_id       text        PRIMARY KEY,
+            stream_version  bigint      NOT NULL,
+            state_version   int         NOT NULL,
+            state           bytea       NOT NULL,
+            taken_at        timestamptz NOT NULL
+        )
+        """,
+        // For operators: the log with readable JSON payloads.
+        """
+        CREATE OR REPLACE VIEW es_events_json AS
+        SELECT position, event_id, stream_id, stream_version, event_type, schema_version,
+               convert_from(payload, 'UTF8')::jsonb AS payload, correlation_id, causation_id, actor_id, traceparent, recorded_at
+        FROM es_events
+        """,
+    ]
+
+    static func envelope(_ row: PostgresRow) throws -> EventEnvelope {
+        let (position, eventID, streamID, streamVersion, eventType, schemaVersion, payload,
+             correlationID, causationID, actorID, traceparent, recordedAt) = try row.decode(
+            (Int64, UUID, String, Int64, String, Int32, ByteBuffer, UUID?, UUID?, String?, String?, Date).self)
+        return EventEnvelope(
+            eventID: eventID, streamID: streamID, streamVersion: streamVersion, position: position, eventType: eventType,
+            schemaVersion: Int(schemaVersion), payload: Data(buffer: payload),
+            metadata: EventMetadata(correlationID: correlationID, causationID: causationID, actorID: actorID, traceparent: traceparent),
+            recordedAt: recordedAt.roundedToMicroseconds)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The production event store on PostgreSQL (one database per service), with group commit.
+///
+/// Position assignment is serialised by a row lock on `es_head` held until commit, so global positions are
+/// gapless and commit in order: a reader never sees position N+1 before N, and no reader-side gap logic is needed.
+public final class PostgresEventStore: EventStore, SnapshotStore {
+    /// The database the log lives in (shared with the service's projections).
+    public let database: PostgresDatabase
+    let upcasters: UpcasterChain
+    let notifier = AppendNotifier()
+    private let committer: GroupCommitter
+
+    /// Opens the store, creating its tables if needed. The database must be running (see ``PostgresDatabase``).
+    public init(database: PostgresDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
+        self.database = database
+        self.upcasters = upcasters
+        try await database.createSchemaIfNeeded()
+        try await Self.migrate(database)
+        let notifier = notifier
+        // 12 bind arrays per batch regardless of size; the bound keeps one transaction's memory modest.
+        self.committer = GroupCommitter(maxEventsPerBatch: 5_000) { requests in
+            let plan = try await database.client.withTransaction(logger: database.logger) { connection in
+                try await Self.commit(requests, on: connection, logger: database.logger)
+            }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
+            return plan.results
+        }
+    }
+
+    public func append(_ events: [NewEvent], to streamID: String, expectedVersion: ExpectedVersion) async throws -> AppendResult {
+        let request = AppendRequest(streamID: streamID, expectedVersion: expectedVersion, events: events)
+        try request.validate()
+        return try await committer.submit(request)
+    }
+
+    public func readStream(_ streamID: String, fromVersion: Int64, limit: Int) async throws -> [EventEnvelope] {
+        let rows = try await fetchEvents("""
+            SELECT \(unescaped: Self.columns) FROM es_events WHERE stream_id = \(streamID) AND stream_version >= \(fromVersion)
+            ORDER BY stream_version LIMIT \(limit)
+            """)
+        return try upcasters.upcast(rows)
+    }
+
+    public func readAll(after position: Int64, limit: Int) async throws -> [EventEnvelope] {
+        let rows = try await fetchEvents("""
+            SELECT \(unescaped: Self.columns) FROM es_events WHERE position > \(position) ORDER BY position LIMIT \(limit)
+            """)
+        return try upcasters.upcast(rows)
+    }
+
+    public func headPosition() async throws -> Int64 {
+        // es_head is only updated by committed appends, and positions are gapless, so it is the visible head.
+        let rows = try await database.client.query("SELECT position FROM es_head WHERE id = 1", logger: database.logger)
+        for try await position in rows.decode(Int64.self) { return position }
+        return 0
+    }
+
+    public func streamVersion(_ streamID: String) async throws -> Int64 {
+        let rows = try await database.client.query(
+            "SELECT MAX(stream_version) FROM es_events WHERE stream_id = \(streamID)", logger: database.logger)
+        for try await version in rows.decode(Int64?.self) { return version ?? 0 }
+        return 0
+    }
+
+    public func waitForAppends(after position: Int64, timeout: Duration) async {
+        await notifier.wait(after: position, timeout: timeout)
+    }
+
+    private func fetchEvents(_ query: PostgresQuery) async throws -> [EventEnvelope] {
+        let rows = try await database.client.query(query, logger: database.logger)
+        var events: [EventEnvelope] = []
+        for try await row in rows {
+            events.append(try Self.envelope(row))
+        }
+        return events
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// A service's SQLite database file: the event log, projections, checkpoints and keys share it.
+///
+/// WAL mode through a `DatabasePool` (concurrent readers, one writer) with `synchronous = FULL`, so a commit that
+/// returned survives a crash and a power loss. Several processes may open the same file: writers take the write
+/// lock up front (`BEGIN IMMEDIATE`) and wait up to `busyTimeout` for it.
+public final class SQLiteDatabase: Sendable {
+    /// The GRDB pool; projections use it for their own tables.
+    public let pool: DatabasePool
+    /// Path of the database file.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// - Parameter busyTimeout: how long a writer waits for another process's write lock, in seconds.
+    public init(path: String, busyTimeout: TimeInterval = 10) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = URL(fileURLWithPath: path).lastPathComponent
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.pool = try DatabasePool(path: path, configuration: configuration)
+        self.path = path
+    }
+
+    /// Runs `updates` in one `BEGIN IMMEDIATE` transaction on the writer.
+    public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try updates(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    /// Runs `reads` on a reader connection (a consistent snapshot).
+    public func read<T: Sendable>(_ reads: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.read(reads)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+extension SQLiteEventStore {
+    /// Plans and writes one group commit inside an open `BEGIN IMMEDIATE` transaction.
+    static func commit(_ requests: [AppendRequest], in db: Database) throws -> AppendPlanner.Plan {
+        let streams = Set(requests.map(\.streamID))
+        var versions: [String: Int64] = [:]
+        let versionStatement = try db.cachedStatement(sql: "SELECT MAX(stream_version) FROM es_events WHERE stream_id = ?")
+        for stream in streams {
+            versions[stream] = try Int64.fetchOne(versionStatement, arguments: [stream]) ?? 0
+        }
+        let plan = AppendPlanner.plan(
+            requests, head: try head(db), streamVersions: versions,
+            storedEvents: try storedEvents(requests.flatMap { $0.events.map(\.eventID) }, db),
+            recordedAt: Date().roundedToMicroseconds)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO es_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in plan.rows {
+            try insert.execute(arguments: [
+                row.position, row.eventID, row.streamID, row.streamVersion, row.eventType, row.schemaVersion, row.payload,
+                row.metadata.correlationID, row.metadata.causationID, row.metadata.actorID, row.metadata.traceparent,
+                row.recordedAt.microsecondsSince1970,
+            ])
+        }
+        return plan
+    }
+
+    private static func storedEvents(_ ids: [UUID], _ db: Database) throws -> [UUID: AppendPlanner.StoredEvent] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT event_id, stream_id, stream_version, position, event_type, schema_version, payload
+            FROM es_events WHERE event_id = ?
+            """)
+        var found: [UUID: AppendPlanner.StoredEvent] = [:]
+        for id in ids {
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
+            found[id] = AppendPlanner.StoredEvent(
+                eventID: row[0], streamID: row[1], streamVersion: row[2], position: row[3],
+                eventType: row[4], schemaVersion: row[5], payload: row[6])
+        }
+        return found
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// The embedded event store: one SQLite file per service (WAL, durable commits, group commit).
+///
+/// Global positions are the table's integer primary key, assigned by the single writer inside the write
+/// transaction, so they are gapless and in commit order.
+public final class SQLiteEventStore: EventStore, SnapshotStore {
+    /// The database the log lives in (shared with the service's projections).
+    public let database: SQLiteDatabase
+    let upcasters: UpcasterChain
+    let notifier = AppendNotifier()
+    private let committer: GroupCommitter
+
+    /// Opens the store in `database`, creating its tables if needed.
+    public init(database: SQLiteDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
+        self.database = database
+        self.upcasters = upcasters
+        try await database.write { db in try Self.migrate(db) }
+        let pool = database.pool
+        let notifier = notifier
+        self.committer = GroupCommitter { requests in
+            let plan = try await pool.writeWithoutTransaction { db in
+                var plan: AppendPlanner.Plan?
+                try db.inTransaction(.immediate) {
+                    plan = try Self.commit(requests, in: db)
+                    return .commit
+                }
+                return plan!
+            }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
+            return plan.results
+        }
+    }
+
+    /// Opens (creating if needed) a store in the SQLite file at `path`.
+    public convenience init(path: String, upcasters: UpcasterChain = UpcasterChain()) async throws {
+        try await self.init(database: try SQLiteDatabase(path: path), upcasters: upcasters)
+    }
+
+    public func append(_ events: [NewEvent], to streamID: String, expectedVersion: ExpectedVersion) async throws -> AppendResult {
+        let request = AppendRequest(streamID: streamID, expectedVersion: expectedVersion, events: events)
+        try request.validate()
+        return try await committer.submit(request)
+    }
+
+    public func readStream(_ streamID: String, fromVersion: Int64, limit: Int) async throws -> [EventEnvelope] {
+        let rows = try await database.read { db in
+            try Self.fetchEvents(db, sql: """
+                SELECT \(Self.columns) FROM es_events WHERE stream_id = ? AND stream_version >= ?
+                ORDER BY stream_version LIMIT ?
+                """, arguments: [streamID, fromVersion, limit])
+        }
+        return try upcasters.upcast(rows)
+    }
+
+    public func readAll(after position: Int64, limit: Int) async throws -> [EventEnvelope] {
+        let rows = try await database.read { db in
+            try Self.fetchEvents(db, sql: "SELECT \(Self.columns) FROM es_events WHERE position > ? ORDER BY position LIMIT ?",
+                                 arguments: [position, limit])
+        }
+        return try upcasters.upcast(rows)
+    }
+
+    public func headPosition() async throws -> Int64 {
+        try await database.read { db in try Self.head(db) }
+    }
+
+    public func streamVersion(_ streamID: String) async throws -> Int64 {
+        try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(stream_version) FROM es_events WHERE stream_id = ?", arguments: [streamID]) ?? 0
+        }
+    }
+
+    public func waitForAppends(after position: Int64, timeout: Duration) async {
+        await notifier.wait(after: position, timeout: timeout)
+    }
+}

@@ -1,0 +1,40 @@
+/// All upcasters of a store, applied repeatedly until no upcaster matches an event's (type, version).
+public struct UpcasterChain: Sendable {
+    private var byKey: [Key: Upcaster] = [:]
+
+    private struct Key: Hashable, Sendable {
+        var eventType: String
+        var version: Int
+    }
+
+    /// An empty chain: events are read as stored.
+    public init() {}
+
+    /// A chain of the given upcasters; at most one per (type, from-version).
+    public init(_ upcasters: [Upcaster]) {
+        for upcaster in upcasters {
+            precondition(byKey[Key(eventType: upcaster.eventType, version: upcaster.fromVersion)] == nil,
+                         "two upcasters for \(upcaster.eventType) v\(upcaster.fromVersion)")
+            byKey[Key(eventType: upcaster.eventType, version: upcaster.fromVersion)] = upcaster
+        }
+    }
+
+    /// Whether the chain has no upcasters (the read path then skips it).
+    public var isEmpty: Bool { byKey.isEmpty }
+
+    /// Returns the event in its newest known shape.
+    public func upcast(_ event: EventEnvelope) throws -> EventEnvelope {
+        var event = event
+        while let upcaster = byKey[Key(eventType: event.eventType, version: event.schemaVersion)] {
+            event.payload = try upcaster.transform(event.payload)
+            event.eventType = upcaster.toEventType
+            event.schemaVersion += 1
+        }
+        return event
+    }
+
+    /// Upcasts every event of a batch.
+    public func upcast(_ events: [EventEnvelope]) throws -> [EventEnvelope] {
+        isEmpty ? events : try events.map(upcast)
+    }
+}
