@@ -11,7 +11,7 @@ extension PostgresEventStore {
         correlation_id, causation_id, actor_id, traceparent, recorded_at
         """
 
-    static func migrate(_ database: PostgresDatabase) async throws {
+    static func migrate(_ database: PostgresServiceDatabase) async throws {
         try await database.client.withTransaction(logger: database.logger) { connection in
             // Several service instances may start at once; one migrates, the others wait and find it done.
             try await connection.query("SELECT pg_advisory_xact_lock(7300001)", logger: database.logger)

@@ -9,13 +9,13 @@ import PostgresNIO
 /// gapless and commit in order: a reader never sees position N+1 before N, and no reader-side gap logic is needed.
 public final class PostgresEventStore: EventStore, SnapshotStore {
     /// The database the log lives in (shared with the service's projections).
-    public let database: PostgresDatabase
+    public let database: PostgresServiceDatabase
     let upcasters: UpcasterChain
     let notifier = AppendNotifier()
     private let committer: GroupCommitter
 
-    /// Opens the store, creating its tables if needed. The database must be running (see ``PostgresDatabase``).
-    public init(database: PostgresDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
+    /// Opens the store, creating its tables if needed. The database must be running (see ``PostgresServiceDatabase``).
+    public init(database: PostgresServiceDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
         self.database = database
         self.upcasters = upcasters
         try await database.createSchemaIfNeeded()

@@ -7,13 +7,13 @@ import GRDB
 /// transaction, so they are gapless and in commit order.
 public final class SQLiteEventStore: EventStore, SnapshotStore {
     /// The database the log lives in (shared with the service's projections).
-    public let database: SQLiteDatabase
+    public let database: SQLiteServiceDatabase
     let upcasters: UpcasterChain
     let notifier = AppendNotifier()
     private let committer: GroupCommitter
 
     /// Opens the store in `database`, creating its tables if needed.
-    public init(database: SQLiteDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
+    public init(database: SQLiteServiceDatabase, upcasters: UpcasterChain = UpcasterChain()) async throws {
         self.database = database
         self.upcasters = upcasters
         try await database.write { db in try Self.migrate(db) }
@@ -35,7 +35,7 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
 
     /// Opens (creating if needed) a store in the SQLite file at `path`.
     public convenience init(path: String, upcasters: UpcasterChain = UpcasterChain()) async throws {
-        try await self.init(database: try SQLiteDatabase(path: path), upcasters: upcasters)
+        try await self.init(database: try SQLiteServiceDatabase(path: path), upcasters: upcasters)
     }
 
     public func append(_ events: [NewEvent], to streamID: String, expectedVersion: ExpectedVersion) async throws -> AppendResult {

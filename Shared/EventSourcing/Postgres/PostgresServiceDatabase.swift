@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// A service's PostgreSQL database: a pooled `PostgresClient` the log, projections and keys share.
 ///
 /// It is a `Service`: put it in the `ServiceGroup` before anything that queries it, or use ``withRunning(_:)``.
-public final class PostgresDatabase: Service, Sendable {
+public final class PostgresServiceDatabase: Service, Sendable {
     /// The pooled client; run queries through it.
     public let client: PostgresClient
     /// The schema every connection uses (`search_path`), e.g. `public` or a per-test schema.
@@ -23,7 +23,7 @@ public final class PostgresDatabase: Service, Sendable {
         configuration.options.maximumConnections = maximumConnections
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
-                throw PostgresDatabaseError.invalidURL("schema must be letters, digits and underscores")
+                throw PostgresServiceDatabaseError.invalidURL("schema must be letters, digits and underscores")
             }
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
@@ -56,7 +56,7 @@ public final class PostgresDatabase: Service, Sendable {
         guard let components = URLComponents(string: url),
               ["postgres", "postgresql"].contains(components.scheme ?? ""),
               let host = components.host, !host.isEmpty
-        else { throw PostgresDatabaseError.invalidURL("expected postgres://user:password@host:port/database") }
+        else { throw PostgresServiceDatabaseError.invalidURL("expected postgres://user:password@host:port/database") }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
         let tls: PostgresClient.Configuration.TLS = switch sslMode {
@@ -72,8 +72,8 @@ public final class PostgresDatabase: Service, Sendable {
     }
 }
 
-/// Configuration errors of ``PostgresDatabase``.
-public enum PostgresDatabaseError: Error, Sendable, Hashable {
+/// Configuration errors of ``PostgresServiceDatabase``.
+public enum PostgresServiceDatabaseError: Error, Sendable, Hashable {
     /// The connection URL or schema name is not usable.
     case invalidURL(String)
 }

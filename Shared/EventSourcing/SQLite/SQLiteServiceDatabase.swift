@@ -6,7 +6,7 @@ import GRDB
 /// WAL mode through a `DatabasePool` (concurrent readers, one writer) with `synchronous = FULL`, so a commit that
 /// returned survives a crash and a power loss. Several processes may open the same file: writers take the write
 /// lock up front (`BEGIN IMMEDIATE`) and wait up to `busyTimeout` for it.
-public final class SQLiteDatabase: Sendable {
+public final class SQLiteServiceDatabase: Sendable {
     /// The GRDB pool; projections use it for their own tables.
     public let pool: DatabasePool
     /// Path of the database file.

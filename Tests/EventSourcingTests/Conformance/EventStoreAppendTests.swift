@@ -1,0 +1,141 @@
+import EventSourcing
+import Foundation
+import Testing
+
+@Suite("Event store conformance: appends")
+struct EventStoreAppendTests {
+    @Test("a first append to a new stream gets versions 1…n and positions 1…n, and reads back field for field",
+          arguments: Backend.enabled)
+    func firstAppend(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            let metadata = EventMetadata(correlationID: UUID(), causationID: UUID(), actorID: "user-1",
+                                         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+            let events = [NewEvent.note("a", metadata: metadata), .note("b"), .note("c")]
+            let before = Date().roundedToMicroseconds
+            let result = try await store.append(events, to: "note-1", expectedVersion: .noStream)
+            #expect(result == AppendResult(streamID: "note-1", firstPosition: 1, lastPosition: 3, streamVersion: 3))
+
+            let read = try await store.readStream("note-1")
+            #expect(read.map(\.eventID) == events.map(\.eventID))
+            #expect(read.map(\.streamVersion) == [1, 2, 3])
+            #expect(read.map(\.position) == [1, 2, 3])
+            #expect(read[0].metadata == metadata)
+            #expect(read[1].metadata == EventMetadata())
+            #expect(read[0].payload == events[0].payload)
+            #expect(try read[0].decode(Note.self) == Note(text: "a"))
+            #expect(read.allSatisfy { $0.eventType == "NoteAdded" && $0.schemaVersion == 1 && $0.streamID == "note-1" })
+            #expect(read[0].recordedAt >= before.addingTimeInterval(-1) && read[0].recordedAt <= Date().addingTimeInterval(1))
+            #expect(try await store.readAll(after: 0, limit: 10) == read)
+            #expect(try await store.headPosition() == 3)
+            #expect(try await store.streamVersion("note-1") == 3)
+            #expect(try await store.streamVersion("nothing") == 0)
+        }
+    }
+
+    @Test("a wrong expected version is a typed conflict naming the actual version", arguments: Backend.enabled)
+    func wrongExpectedVersion(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            try await store.append([.note("a"), .note("b")], to: "s", expectedVersion: .noStream)
+            await #expect(throws: EventStoreError.wrongExpectedVersion(streamID: "s", expected: .noStream, actual: 2)) {
+                try await store.append([.note("x")], to: "s", expectedVersion: .noStream)
+            }
+            await #expect(throws: EventStoreError.wrongExpectedVersion(streamID: "s", expected: .exact(1), actual: 2)) {
+                try await store.append([.note("x")], to: "s", expectedVersion: .exact(1))
+            }
+            await #expect(throws: EventStoreError.wrongExpectedVersion(streamID: "new", expected: .exact(3), actual: 0)) {
+                try await store.append([.note("x")], to: "new", expectedVersion: .exact(3))
+            }
+            let exact = try await store.append([.note("c")], to: "s", expectedVersion: .exact(2))
+            #expect(exact.streamVersion == 3)
+            let any = try await store.append([.note("d")], to: "s", expectedVersion: .any)
+            #expect(any.streamVersion == 4 && any.firstPosition == 4)
+            #expect(try await store.headPosition() == 4)
+        }
+    }
+
+    @Test("retrying the same event ids at the same expected version returns the original result", arguments: Backend.enabled)
+    func idempotentRetry(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            let events = [NewEvent.note("a"), .note("b")]
+            let first = try await store.append(events, to: "s", expectedVersion: .noStream)
+            try await store.append([.note("c")], to: "s", expectedVersion: .exact(2))
+            let retry = try await store.append(events, to: "s", expectedVersion: .noStream)
+            #expect(retry == first)
+            let retryAny = try await store.append(events, to: "s", expectedVersion: .any)
+            #expect(retryAny == first)
+            #expect(try await store.headPosition() == 3)
+        }
+    }
+
+    @Test("an event id reused with different content, stream or version is a typed error", arguments: Backend.enabled)
+    func duplicateEventID(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            let id = UUID()
+            try await store.append([.note("a", id: id)], to: "s", expectedVersion: .noStream)
+            await #expect(throws: EventStoreError.duplicateEventID(id, streamID: "s")) {
+                try await store.append([.note("changed", id: id)], to: "s", expectedVersion: .noStream)
+            }
+            await #expect(throws: EventStoreError.duplicateEventID(id, streamID: "other")) {
+                try await store.append([.note("a", id: id)], to: "other", expectedVersion: .any)
+            }
+            await #expect(throws: EventStoreError.duplicateEventID(id, streamID: "s")) {
+                try await store.append([.note("a", id: id)], to: "s", expectedVersion: .exact(1))
+            }
+            let partial = [NewEvent.note("a", id: id), .note("new")]
+            await #expect(throws: EventStoreError.self) {
+                try await store.append(partial, to: "s", expectedVersion: .noStream)
+            }
+            #expect(try await store.headPosition() == 1)
+        }
+    }
+
+    @Test("malformed appends are rejected before anything is written", arguments: Backend.enabled)
+    func malformedAppends(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            await #expect(throws: EventStoreError.invalidAppend("no events")) {
+                try await store.append([], to: "s", expectedVersion: .any)
+            }
+            let id = UUID()
+            await #expect(throws: EventStoreError.self) {
+                try await store.append([.note("a", id: id), .note("b", id: id)], to: "s", expectedVersion: .any)
+            }
+            await #expect(throws: EventStoreError.self) {
+                try await store.append([.note("a")], to: "", expectedVersion: .any)
+            }
+            let head = try await store.headPosition()
+            #expect(head == 0)
+        }
+    }
+
+    @Test("concurrent appends at one expected version: exactly one wins, the rest conflict", arguments: Backend.enabled)
+    func optimisticConcurrency(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, _ in
+            try await store.append([.note("seed")], to: "s", expectedVersion: .noStream)
+            let outcomes = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        (try? await store.append([.note("\(index)")], to: "s", expectedVersion: .exact(1))) != nil
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+            #expect(try await store.streamVersion("s") == 2)
+        }
+    }
+
+    @Test("appends survive closing and reopening the store", arguments: Backend.enabled)
+    func durableAcrossReopen(backend: Backend) async throws {
+        let database = TestDatabase(backend)
+        let events = (0..<5).map { NewEvent.note("\($0)") }
+        try await database.withStore { store, _ in
+            try await store.append(events, to: "s", expectedVersion: .noStream)
+        }
+        try await database.withStore { store, _ in
+            #expect(try await store.readStream("s").map(\.eventID) == events.map(\.eventID))
+            let next = try await store.append([.note("after")], to: "s", expectedVersion: .exact(5))
+            #expect(next.firstPosition == 6)
+        }
+        await database.drop()
+    }
+}
