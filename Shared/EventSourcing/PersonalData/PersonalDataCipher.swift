@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+
+/// Seals and opens personal fields with per-subject keys (AES-256-GCM).
+public struct PersonalDataCipher<Keys: PersonalDataKeyStore>: Sendable {
+    /// Where the per-subject keys live.
+    public let keys: Keys
+
+    /// Creates a cipher over a key store.
+    public init(keys: Keys) {
+        self.keys = keys
+    }
+
+    /// Encrypts `plaintext` with the subject's key (creating it on first use).
+    public func seal(_ plaintext: String, for subject: String) async throws -> SealedPersonalData {
+        let key = try await keys.keyForSealing(subject)
+        guard let combined = try AES.GCM.seal(Data(plaintext.utf8), using: key).combined else {
+            throw PersonalDataError.corrupted("cannot seal")
+        }
+        return SealedPersonalData(subject: subject, sealed: combined.base64EncodedString())
+    }
+
+    /// Decrypts a sealed field; `nil` when the subject was erased.
+    public func open(_ value: SealedPersonalData) async throws -> String? {
+        guard let key = try await keys.keyForOpening(value.subject) else { return nil }
+        guard let data = Data(base64Encoded: value.sealed) else { throw PersonalDataError.corrupted("not base64") }
+        do {
+            let plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
+            return String(decoding: plaintext, as: UTF8.self)
+        } catch {
+            throw PersonalDataError.corrupted("sealed value of \(value.subject) does not open")
+        }
+    }
+
+    /// Erases the subject: every value sealed for them becomes unreadable, in every copy.
+    public func erase(_ subject: String) async throws {
+        try await keys.erase(subject)
+    }
+}
