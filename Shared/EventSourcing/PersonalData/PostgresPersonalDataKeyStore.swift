@@ -15,7 +15,7 @@ public struct PostgresPersonalDataKeyStore: PersonalDataKeyStore {
         self.database = database
         self.wrapper = KeyWrapper(keyEncryptionKey: keyEncryptionKey)
         try await database.createSchemaIfNeeded()
-        try await database.client.withTransaction(logger: database.logger) { connection in
+        try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7300003)", logger: database.logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS es_personal_keys (

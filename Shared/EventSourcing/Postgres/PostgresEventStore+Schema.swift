@@ -12,7 +12,7 @@ extension PostgresEventStore {
         """
 
     static func migrate(_ database: PostgresServiceDatabase) async throws {
-        try await database.client.withTransaction(logger: database.logger) { connection in
+        try await database.transaction { connection in
             // Several service instances may start at once; one migrates, the others wait and find it done.
             try await connection.query("SELECT pg_advisory_xact_lock(7300001)", logger: database.logger)
             for statement in ddl {

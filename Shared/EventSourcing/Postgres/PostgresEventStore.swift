@@ -23,7 +23,7 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
         let notifier = notifier
         // 12 bind arrays per batch regardless of size; the bound keeps one transaction's memory modest.
         self.committer = GroupCommitter(maxEventsPerBatch: 5_000) { requests in
-            let plan = try await database.client.withTransaction(logger: database.logger) { connection in
+            let plan = try await database.transaction { connection in
                 try await Self.commit(requests, on: connection, logger: database.logger)
             }
             if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }

@@ -77,3 +77,14 @@ public enum PostgresServiceDatabaseError: Error, Sendable, Hashable {
     /// The connection URL or schema name is not usable.
     case invalidURL(String)
 }
+
+extension PostgresServiceDatabase {
+    /// Runs `body` in a transaction; an error thrown by `body` comes out as itself, not wrapped by PostgresNIO.
+    public func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
+        }
+    }
+}

@@ -97,9 +97,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
 
     private func transaction<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let logger = database.logger
-        return try await database.client.withTransaction(logger: logger) { connection in
-            try await body(connection, logger)
-        }
+        return try await database.transaction { connection in try await body(connection, logger) }
     }
 
     private static func checkpoint(

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The canonical JSON configuration of the published language, used by every producer and
+/// consumer of an ``IntegrationEvent`` (and by the golden files that pin them).
+///
+/// - Keys are the Swift property names (camelCase), written in sorted order, so the same
+///   payload always encodes to the same bytes.
+/// - Dates are RFC 3339 UTC strings (see ``RFC3339Timestamp``); decoding accepts them with
+///   or without fractional seconds.
+/// - Slashes are not escaped, so URLs read as URLs.
+///
+/// Each property returns a fresh, independently configurable instance.
+public enum ContractJSON {
+    /// A compact encoder with sorted keys and RFC 3339 dates: the wire format.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            guard let text = RFC3339Timestamp.string(from: date) else {
+                throw EncodingError.invalidValue(
+                    date,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "Date \(date.timeIntervalSinceReferenceDate) s after 2001 is outside years 0001–9999"
+                    )
+                )
+            }
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        }
+        return encoder
+    }
+
+    /// The wire-format encoder, pretty-printed: the format of golden files and examples.
+    public static var prettyEncoder: JSONEncoder {
+        let encoder = Self.encoder
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return encoder
+    }
+
+    /// A decoder for the wire format, reading RFC 3339 dates with any offset and precision.
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339Timestamp.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "'\(text)' is not an RFC 3339 date-time such as 2026-11-22T10:00:00Z"
+                )
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// `value` in the compact wire format.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        try encoder.encode(value)
+    }
+
+    /// A `T` read from wire-format `data`.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder.decode(type, from: data)
+    }
+}

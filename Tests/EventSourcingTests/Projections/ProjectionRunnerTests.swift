@@ -1,0 +1,132 @@
+import EventSourcing
+import Foundation
+import Testing
+
+@Suite("Projections: checkpoints, live updates, rebuild, poison events")
+struct ProjectionRunnerTests {
+    static func appendNotes(_ store: any EventStore, count: Int, streams: Int = 7) async throws {
+        for index in 0..<count {
+            try await store.append([try NoteAdded(text: "n\(index)", number: index).newEvent()], to: "note-\(index % streams)",
+                                   expectedVersion: .any)
+        }
+    }
+
+    static func expectedRows(count: Int, streams: Int = 7) -> Set<NoteCount> {
+        Set((0..<min(count, streams)).map { stream in
+            let members = stride(from: stream, to: count, by: streams).map { $0 }
+            return NoteCount(streamID: "note-\(stream)", notes: Int64(members.count), total: Int64(members.reduce(0, +)),
+                             lastText: "n\(members.last!)")
+        })
+    }
+
+    @Test("a projection catches up, follows live appends, and resumes from its checkpoint after a restart",
+          arguments: Backend.enabled)
+    func catchUpLiveAndResume(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, connection in
+            let model = NoteReadModel(connection: connection)
+            try await Self.appendNotes(store, count: 30)
+            let runner = model.runner(store)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await runner.run() }
+                try await Self.appendNotes(store, count: 50)
+                try await waitUntil { runner.status == .live(position: 80) }
+                group.cancelAll()
+            }
+            var expected = Self.expectedRows(count: 30)
+            for row in Self.expectedRows(count: 50) {
+                let old = expected.first { $0.streamID == row.streamID }!
+                expected.remove(old)
+                expected.insert(NoteCount(streamID: row.streamID, notes: old.notes + row.notes, total: old.total + row.total,
+                                          lastText: row.lastText))
+            }
+            #expect(try await model.rows() == expected)
+
+            try await Self.appendNotes(store, count: 5)
+            let restarted = model.runner(store)
+            try await restarted.catchUp()
+            #expect(restarted.status == .live(position: 85))
+            #expect(try await model.rows().reduce(0) { $0 + $1.notes } == 85)
+        }
+    }
+
+    @Test("a rebuilt read model equals the live one, also while appends continue during the rebuild",
+          arguments: Backend.enabled)
+    func rebuildEqualsLive(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, connection in
+            let model = NoteReadModel(connection: connection)
+            try await Self.appendNotes(store, count: 300)
+            let runner = model.runner(store, batchSize: 64)
+            try await runner.catchUp()
+            let live = try await model.rows()
+            #expect(live == Self.expectedRows(count: 300))
+
+            let position = try await runner.rebuild()
+            #expect(position == 300)
+            #expect(try await model.rows() == live)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await runner.run() }
+                group.addTask { try await Self.appendNotes(store, count: 200, streams: 11) }
+                group.addTask { try await runner.rebuild() }
+                try await group.next()
+                try await group.next()
+                try await waitUntil { runner.status == .live(position: 500) }
+                group.cancelAll()
+            }
+            let afterConcurrentRebuild = try await model.rows()
+            try await runner.rebuild()
+            #expect(try await model.rows() == afterConcurrentRebuild)
+            #expect(afterConcurrentRebuild.reduce(0) { $0 + $1.notes } == 500)
+        }
+    }
+
+    @Test("an undecodable payload of a known type stops the projection loudly and nothing after it is applied",
+          arguments: Backend.enabled)
+    func poisonEventStops(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, connection in
+            let model = NoteReadModel(connection: connection)
+            try await Self.appendNotes(store, count: 3)
+            try await store.append(NewEvent(eventType: "NoteAdded", payload: Data("{\"txt\":1}".utf8)), to: "bad", expectedVersion: .any)
+            try await store.append(NewEvent(eventType: "SomethingNew", payload: Data("{}".utf8)), to: "x", expectedVersion: .any)
+            try await Self.appendNotes(store, count: 2)
+            let runner = model.runner(store, batchSize: 2)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // A failed runner keeps running (so the service stays up and reports not-ready) until shutdown.
+                group.addTask { try await runner.run() }
+                try await waitUntil { !runner.status.isHealthy }
+                group.cancelAll()
+            }
+            guard case let .failed(position, eventPosition, reason) = runner.status else {
+                Issue.record("expected failed, got \(runner.status)")
+                return
+            }
+            #expect(position == 2 || position == 3)
+            #expect(eventPosition == 4)
+            #expect(reason.contains("NoteAdded"))
+            #expect(try await model.rows().reduce(0) { $0 + $1.notes } == position)
+        }
+    }
+
+    @Test("unknown event types are ignored by a tolerant projection", arguments: Backend.enabled)
+    func unknownTypesIgnored(backend: Backend) async throws {
+        try await withFreshStore(backend) { store, connection in
+            let model = NoteReadModel(connection: connection)
+            try await store.append(NewEvent(eventType: "FromTheFuture", payload: Data("{\"a\":1}".utf8)), to: "x", expectedVersion: .any)
+            try await Self.appendNotes(store, count: 2)
+            let runner = model.runner(store)
+            try await runner.catchUp()
+            #expect(runner.status == .live(position: 3))
+            #expect(try await model.rows().count == 2)
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `timeout`; records an issue if it never holds.
+func waitUntil(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition not met within \(timeout)")
+}

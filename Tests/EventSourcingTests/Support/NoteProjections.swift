@@ -1,0 +1,112 @@
+import EventSourcing
+import Foundation
+import GRDB
+import PostgresNIO
+
+/// The test read model: per stream, how many notes and the last text. Same model on both backends.
+enum NoteEvents {
+    static let types = EventTypeMap<Note>().registering(NoteAdded.self) { Note(text: $0.text, number: $0.number) }
+}
+
+/// The payload type of `NoteAdded`.
+struct NoteAdded: EventPayload {
+    static let eventType = "NoteAdded"
+    var text: String
+    var number: Int
+}
+
+struct SQLiteNoteProjection: SQLiteProjection {
+    var name = "notes"
+    var tables = ["note_counts"]
+
+    func createTables(_ db: Database, _ t: ProjectionTables) throws {
+        try db.execute(sql: """
+            CREATE TABLE \(t("note_counts")) (stream_id TEXT PRIMARY KEY, notes INTEGER NOT NULL, total INTEGER NOT NULL, last_text TEXT NOT NULL);
+            CREATE INDEX \(t.index("note_counts_by_total")) ON \(t("note_counts")) (total);
+            """)
+    }
+
+    func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
+        guard let note = try NoteEvents.types.decode(event) else { return }
+        try db.execute(sql: """
+            INSERT INTO \(t("note_counts")) (stream_id, notes, total, last_text) VALUES (?, 1, ?, ?)
+            ON CONFLICT (stream_id) DO UPDATE SET notes = notes + 1, total = total + excluded.total, last_text = excluded.last_text
+            """, arguments: [event.streamID, note.number, note.text])
+    }
+}
+
+struct PostgresNoteProjection: PostgresProjection {
+    var name = "notes"
+    var tables = ["note_counts"]
+
+    func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        try await connection.query(PostgresQuery(unsafeSQL: """
+            CREATE TABLE \(t("note_counts")) (stream_id text PRIMARY KEY, notes bigint NOT NULL, total bigint NOT NULL, last_text text NOT NULL)
+            """), logger: connection.logger)
+        try await connection.query(PostgresQuery(unsafeSQL: """
+            CREATE INDEX \(t.index("note_counts_by_total")) ON \(t("note_counts")) (total)
+            """), logger: connection.logger)
+    }
+
+    func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        guard let note = try NoteEvents.types.decode(event) else { return }
+        var query = PostgresQuery(unsafeSQL: """
+            INSERT INTO \(t("note_counts")) (stream_id, notes, total, last_text) VALUES ($1, 1, $2, $3)
+            ON CONFLICT (stream_id) DO UPDATE SET notes = \(t("note_counts")).notes + 1,
+                total = \(t("note_counts")).total + excluded.total, last_text = excluded.last_text
+            """)
+        query.binds.append(event.streamID)
+        query.binds.append(Int64(note.number))
+        query.binds.append(note.text)
+        try await connection.query(query, logger: connection.logger)
+    }
+}
+
+/// One row of the read model, for comparisons.
+struct NoteCount: Hashable, Sendable {
+    var streamID: String
+    var notes: Int64
+    var total: Int64
+    var lastText: String
+}
+
+/// The projection runner and a way to read its rows, whichever backend.
+struct NoteReadModel: Sendable {
+    let connection: TestDatabase.Connection
+
+    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100) -> any NoteRunner {
+        switch connection {
+        case .sqlite(let database):
+            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection()),
+                             batchSize: batchSize, pollInterval: .milliseconds(20))
+        case .postgres(let database):
+            ProjectionRunner(store: store, target: PostgresProjectionTarget(database: database, projection: PostgresNoteProjection()),
+                             batchSize: batchSize, pollInterval: .milliseconds(20))
+        }
+    }
+
+    func rows() async throws -> Set<NoteCount> {
+        switch connection {
+        case .sqlite(let database):
+            try await database.read { db in
+                Set(try Row.fetchAll(db, sql: "SELECT stream_id, notes, total, last_text FROM note_counts").map {
+                    NoteCount(streamID: $0[0], notes: $0[1], total: $0[2], lastText: $0[3])
+                })
+            }
+        case .postgres(let database):
+            try await Set(database.client.query("SELECT stream_id, notes, total, last_text FROM note_counts")
+                .decode((String, Int64, Int64, String).self)
+                .reduce(into: []) { $0.append(NoteCount(streamID: $1.0, notes: $1.1, total: $1.2, lastText: $1.3)) })
+        }
+    }
+}
+
+/// What tests need of a runner, independent of its generic parameters.
+protocol NoteRunner: Sendable {
+    var status: ProjectionStatus { get }
+    func run() async throws
+    func catchUp() async throws
+    @discardableResult func rebuild() async throws -> Int64
+}
+
+extension ProjectionRunner: NoteRunner {}

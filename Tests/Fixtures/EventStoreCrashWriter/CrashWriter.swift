@@ -1,0 +1,1 @@
+@main struct CrashWriter { static func main() {} }
