@@ -56,14 +56,23 @@ let package = Package(
         // Test fixture: appends in a loop and reports each acknowledged append, so a test can kill -9 it.
         .executableTarget(
             name: "EventStoreCrashWriter",
-            dependencies: ["EventSourcing"],
+            dependencies: [
+                "EventSourcing",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/Fixtures/EventStoreCrashWriter"
         ),
 
         // MARK: Tests
         .testTarget(
             name: "EventSourcingTests",
-            dependencies: ["EventSourcing", "EventStoreCrashWriter"],
+            dependencies: [
+                "EventSourcing", "EventStoreCrashWriter",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/EventSourcingTests"
         ),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),
