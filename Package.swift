@@ -75,6 +75,7 @@ let package = Package(
             ],
             path: "Tests/EventSourcingTests"
         ),
+        .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],
