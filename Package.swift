@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Contracts", targets: ["Contracts"]),
         .library(name: "ContractTesting", targets: ["ContractTesting"]),
+        .library(name: "Kafka", targets: ["Kafka"]),
+        .library(name: "Messaging", targets: ["Messaging"]),
+        .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .executable(name: "waypoint-bench", targets: ["WaypointBench"]),
     ],
     dependencies: [
@@ -18,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Shared kernel
@@ -42,6 +50,42 @@ let package = Package(
         .target(name: "Contracts", path: "Shared/Contracts"),
         // Golden-file helper for producer and consumer contract tests of every service.
         .target(name: "ContractTesting", dependencies: ["Contracts"], path: "Shared/ContractTesting"),
+
+        // Swift wrapper over librdkafka: idempotent producer with delivery reports, consumer groups, mock cluster.
+        .target(
+            name: "Kafka",
+            dependencies: [
+                "CRdKafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Kafka"
+        ),
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/ServiceKit"
+        ),
+        .target(
+            name: "Messaging",
+            dependencies: [
+                "EventSourcing", "Kafka", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Messaging"
+        ),
 
         // MARK: Tools
         .executableTarget(
@@ -74,6 +118,33 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/EventSourcingTests"
+        ),
+        .testTarget(
+            name: "KafkaTests",
+            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KafkaTests"
+        ),
+        .testTarget(
+            name: "ServiceKitTests",
+            dependencies: [
+                "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Tests/ServiceKitTests"
+        ),
+        .testTarget(
+            name: "MessagingTests",
+            dependencies: [
+                "Messaging", "EventSourcing", "Kafka", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/MessagingTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),

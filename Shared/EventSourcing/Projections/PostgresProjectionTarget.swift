@@ -23,11 +23,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
     public func prepare() async throws -> Int64 {
         try await database.createSchemaIfNeeded()
         return try await transaction { connection, logger in
-            try await connection.query("SELECT pg_advisory_xact_lock(7300002)", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS es_projections (
-                    name text PRIMARY KEY, position bigint NOT NULL, generation int NOT NULL, updated_at timestamptz NOT NULL)
-                """, logger: logger)
+            try await PostgresCheckpoints.migrate(connection, logger: logger)
             if let stored = try await Self.checkpoint(projection.name, connection, logger, lock: false) { return stored.position }
             try await projection.createTables(connection, ProjectionTables(generation: 1, isRebuild: false))
             try await Self.save(projection.name, position: 0, generation: 1, connection, logger)

@@ -16,9 +16,10 @@ public protocol SQLiteProjection: Sendable {
     func apply(_ event: EventEnvelope, _ db: Database, _ tables: ProjectionTables) throws
 }
 
-/// Checkpoint bookkeeping shared by the SQLite targets and consumers.
-enum SQLiteCheckpoints {
-    static func migrate(_ db: Database) throws {
+/// The checkpoint table on SQLite, shared by projections, relays and consumers.
+public enum SQLiteCheckpoints {
+    /// Creates the checkpoint table if needed (inside a transaction).
+    public static func migrate(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS es_projections (
                 name        TEXT PRIMARY KEY,

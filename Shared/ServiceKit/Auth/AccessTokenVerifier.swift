@@ -1,0 +1,83 @@
+import JWTKit
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Verifies Waypoint access tokens: RS256 JWTs signed by `auth`, checked against its JWK Set.
+///
+/// Order of checks: three segments; header `alg` exactly `RS256` (so `none` and `HS256`-with-the-public-key
+/// fail); a `kid` that the key source knows (refetching on rotation); the signature (jwt-kit, RSA
+/// PKCS#1 v1.5 with SHA-256); the claims of ``AccessTokenClaims``; `exp`, `nbf` and `iat` within
+/// ``leeway``; `iss` equal to ``issuer``; `aud` containing ``audience``.
+public struct AccessTokenVerifier: Sendable {
+    /// Where public keys come from.
+    public let keys: any AccessTokenKeySource
+    /// Required `iss`.
+    public let issuer: String
+    /// Required member of `aud`.
+    public let audience: String
+    /// Clock skew tolerated on `exp`, `nbf` and `iat` (default 60 s).
+    public let leeway: Duration
+    /// The current time; injectable for tests.
+    public let now: @Sendable () -> Date
+
+    /// Creates a verifier.
+    public init(
+        keys: any AccessTokenKeySource,
+        issuer: String,
+        audience: String,
+        leeway: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.keys = keys
+        self.issuer = issuer
+        self.audience = audience
+        self.leeway = leeway
+        self.now = now
+    }
+
+    /// The identity proven by `token`.
+    ///
+    /// - Throws: ``AccessTokenError`` describing the first failed check.
+    public func verify(_ token: String) async throws -> AuthenticatedIdentity {
+        let header = try CompactJWSHeader(token: token)
+        guard header.alg == "RS256" else { throw AccessTokenError.unsupportedAlgorithm(header.alg) }
+        guard header.crit == nil else { throw AccessTokenError.unsupportedCriticalHeader }
+        guard let kid = header.kid, !kid.isEmpty else { throw AccessTokenError.missingKeyID }
+        guard let key = try await keys.publicKey(for: kid) else { throw AccessTokenError.unknownKeyID(kid) }
+        // A collection holding only this key: jwt-kit cannot fall back to another (default) key.
+        let collection = JWTKeyCollection()
+        await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        let claims: AccessTokenClaims
+        do {
+            claims = try await collection.verify(token, as: AccessTokenClaims.self)
+        } catch {
+            throw AccessTokenError.invalidSignatureOrClaims
+        }
+        try validate(claims)
+        return AuthenticatedIdentity(
+            subject: claims.subject.value,
+            role: claims.role,
+            sessionId: claims.sessionId,
+            tokenId: claims.tokenId.value,
+            expiresAt: claims.expiresAt.value
+        )
+    }
+
+    /// Checks times (with ``leeway``), issuer and audience.
+    func validate(_ claims: AccessTokenClaims) throws {
+        let now = now()
+        let leewaySeconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+        guard now.timeIntervalSince(claims.expiresAt.value) < leewaySeconds else { throw AccessTokenError.expired }
+        if let notBefore = claims.notBefore?.value, notBefore.timeIntervalSince(now) > leewaySeconds {
+            throw AccessTokenError.notYetValid
+        }
+        guard claims.issuedAt.value.timeIntervalSince(now) <= leewaySeconds else { throw AccessTokenError.issuedInFuture }
+        guard claims.issuer.value == issuer else { throw AccessTokenError.wrongIssuer(claims.issuer.value) }
+        guard claims.audience.value.contains(audience) else { throw AccessTokenError.wrongAudience(claims.audience.value) }
+    }
+}

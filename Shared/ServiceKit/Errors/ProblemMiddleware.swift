@@ -1,0 +1,46 @@
+import Hummingbird
+import Logging
+
+/// Turns every error thrown below it into an `application/problem+json` response.
+///
+/// ``Problem`` is written as is; Hummingbird's `HTTPError` keeps its status; a `DecodingError` becomes a
+/// 400 or 422 (see ``Problem/init(decodingError:bodyIsWellFormed:)``); anything else is a 500 `internal`
+/// whose cause is logged with the request id and never sent to the client.
+public struct ProblemMiddleware: RouterMiddleware {
+    /// The request context of Waypoint services.
+    public typealias Context = ServiceRequestContext
+
+    /// Creates the middleware.
+    public init() {}
+
+    /// Runs `next` and converts a thrown error into a problem response.
+    public func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem.mapping(error, bodyLimit: context.maxUploadSize)
+            log(error, as: problem, request: request, context: context)
+            return try problem.response(from: request, context: context)
+        }
+    }
+
+    private func log(_ error: any Error, as problem: Problem, request: Request, context: Context) {
+        let metadata: Logger.Metadata = [
+            "http_method": .string(request.method.rawValue),
+            "http_path": .string(request.uri.path),
+            "problem_code": .string(problem.code),
+            "status": .stringConvertible(problem.status.code),
+        ]
+        if problem.status.kind == .serverError {
+            var metadata = metadata
+            metadata["error"] = .string(String(reflecting: error))
+            context.logger.error("request failed", metadata: metadata)
+        } else {
+            context.logger.debug("request rejected", metadata: metadata)
+        }
+    }
+}

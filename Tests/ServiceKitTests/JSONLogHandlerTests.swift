@@ -1,0 +1,58 @@
+import Foundation
+import Logging
+import ServiceKit
+import Synchronization
+import Testing
+
+@Suite("JSON log lines")
+struct JSONLogHandlerTests {
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    func logger(_ lines: Lines, level: Logger.Level = .info) -> Logger {
+        Logger(label: "tour-management") { label in
+            JSONLogHandler(label: label, logLevel: level, sink: { lines.append($0) })
+        }
+    }
+
+    @Test("one JSON object per line with timestamp, level, label, message and metadata")
+    func shape() throws {
+        let lines = Lines()
+        var logger = logger(lines)
+        logger[metadataKey: "request_id"] = "req-1"
+        logger.info("tour \"Old Town\"\npublished", metadata: ["trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "stops": ["a", "b"]])
+        let line = try #require(lines.all.first)
+        #expect(!line.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "info")
+        #expect(object["label"] as? String == "tour-management")
+        #expect(object["message"] as? String == "tour \"Old Town\"\npublished")
+        let metadata = try #require(object["metadata"] as? [String: Any])
+        #expect(metadata["request_id"] as? String == "req-1")
+        #expect(metadata["trace_id"] as? String == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(metadata["stops"] as? [String] == ["a", "b"])
+        let timestamp = try #require(object["timestamp"] as? String)
+        #expect(timestamp.hasSuffix("Z"))
+        #expect(ServiceJSON.parseTimestamp(timestamp) != nil)
+    }
+
+    @Test("lines below the level are dropped")
+    func level() {
+        let lines = Lines()
+        let logger = logger(lines, level: .warning)
+        logger.info("quiet")
+        logger.error("loud")
+        #expect(lines.all.count == 1)
+    }
+
+    @Test("control characters are escaped")
+    func escaping() throws {
+        let lines = Lines()
+        logger(lines).info("bell\u{07} tab\t backslash\\")
+        let object = try JSONSerialization.jsonObject(with: Data(lines.all[0].utf8)) as? [String: Any]
+        #expect(object?["message"] as? String == "bell\u{07} tab\t backslash\\")
+    }
+}
