@@ -125,6 +125,38 @@ struct ExampleServiceEndToEndTests {
         }
     }
 
+    @Test("a poison message (undecodable payload of a known type) stops the consumer loudly: readiness 503, nothing after it applied")
+    func poisonMessageStopsConsumer() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try await SQLiteEventStore(database: try directory.database("notes"))
+        try await appendNotes(store, count: 3)
+        try await store.append(NewEvent(eventType: "NoteAdded", payload: Data("[1,2]".utf8)), to: "note-bad", expectedVersion: .any)
+        try await appendNotes(store, count: 3, from: 3)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let writerPort = BoundPort()
+            let writer = try NotesWriter.application(configuration: Self.configuration("notes"), store: store, background: [],
+                                                     onServerRunning: writerPort.onServerRunning)
+            group.addTask { try await writer.run() }
+            let feed = EmbeddedFeedSource(feeds: [EmbeddedFeed(source: "notes", baseURL: "http://127.0.0.1:\(try await writerPort.wait())",
+                                                               internalToken: Self.token)])
+            let readerPort = BoundPort()
+            let (reader, consumer) = try NotesReader.application(configuration: Self.configuration("reader"),
+                                                                 database: try directory.database("reader"), source: feed,
+                                                                 onServerRunning: readerPort.onServerRunning)
+            group.addTask { try await reader.run() }
+            let port = try await readerPort.wait()
+            #expect(try await eventually {
+                if case .failed = consumer.status { return true }
+                return false
+            })
+            let ready = try await Self.get("http://127.0.0.1:\(port)/health/ready")
+            #expect(ready.status == 503 && ready.body.contains("note-bad"))
+            #expect(try await Self.seen(port)?.notes == 0, "the batch holding the poison event was not committed")
+            group.cancelAll()
+        }
+    }
+
     @Test("Kafka transport: notes posted to the writer are relayed through the mock cluster to the reader, once each")
     func kafkaTransport() async throws {
         let directory = TemporaryDirectory()
