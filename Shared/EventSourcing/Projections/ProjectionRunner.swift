@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import ServiceLifecycle
 import Synchronization
 
@@ -70,6 +71,8 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
             let position = try await applyLive(batch)
             let live = batch.count < batchSize
             state.withLock { $0 = live ? .live(position: position) : .catchingUp(position: position) }
+            let head = live ? position : ((try? await store.headPosition()) ?? position)
+            Gauge(label: "waypoint_projection_lag_events", dimensions: [("projection", target.name)]).record(Double(max(0, head - position)))
         }
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import EventSourcing
 import Foundation
+import Metrics
 import NIOCore
 import NIOHTTP1
 
@@ -54,6 +55,9 @@ public struct EmbeddedFeedSource: EventSource {
                                                      body: String(buffer: body).prefix(500).description)
         }
         let page = try EventJSON.decode(EventFeedPage.self, from: Data(buffer: body))
+        let reached = page.events.last?.position ?? position
+        Gauge(label: "waypoint_consumer_lag_events", dimensions: [("source", feed.source), ("transport", "embedded")])
+            .record(Double(max(0, page.head - reached)))
         return page.events.map { IncomingEvent(event: $0, receipt: .feed(position: $0.position)) }
     }
 }
