@@ -5,6 +5,9 @@
 /// 2. ``bootstrapServers``, ``clientID`` and then every entry of ``properties``,
 /// 3. the invariants the client guarantees (idempotence for the producer, manual offset store for the consumer),
 ///    which ``properties`` cannot switch off.
+///
+/// librdkafka's own log lines go to the client's swift-log `Logger`; its `log_level` follows that logger's level
+/// unless ``properties`` sets it (set `debug`, such as `"cgrp,topic"`, together with a `.debug` logger to trace).
 public struct KafkaConfiguration: Sendable, Hashable {
     /// Comma-separated `host:port` list of brokers to bootstrap from (librdkafka `bootstrap.servers`).
     /// Default: `"localhost:9092"`.

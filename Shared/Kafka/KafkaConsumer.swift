@@ -61,7 +61,8 @@ public final class KafkaConsumer: Sendable {
     /// up to `maxMessages`; an empty array means nothing arrived in time.
     ///
     /// Informational errors (a broker went away, a topic does not exist yet, partition EOF) are logged, not thrown:
-    /// librdkafka recovers from them by itself.
+    /// librdkafka recovers from them by itself. Task cancellation does not cut the wait short; keep `timeout` short
+    /// (about a second), since ``commit()`` and ``close()`` queue behind a poll in progress.
     /// - Throws: ``KafkaError`` for a fatal error (the consumer must be recreated) or after ``close()``.
     public func poll(maxMessages: Int, timeout: Duration) async throws -> [KafkaIncomingMessage] {
         precondition(maxMessages > 0, "maxMessages must be positive")
