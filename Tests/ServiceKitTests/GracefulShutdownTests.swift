@@ -70,4 +70,23 @@ struct GracefulShutdownTests {
             "database stopped",
         ])
     }
+
+    struct ConsumerCrashed: Error, Equatable {}
+
+    /// A background service that fails as soon as it starts.
+    struct FailingConsumer: Service {
+        func run() async throws { throw ConsumerCrashed() }
+    }
+
+    @Test("a failing background service shuts the rest down in order and run() rethrows its error")
+    func failingBackgroundService() async throws {
+        let timeline = Timeline()
+        let readiness = Readiness()
+        let database = Probe(name: "database", timeline: timeline) {
+            await timeline.record("database sees draining=\(readiness.isDraining)")
+        }
+        let app = try TestApplication.make(readiness: readiness, clients: [database], background: [FailingConsumer()])
+        await #expect(throws: ConsumerCrashed()) { try await app.run() }
+        #expect(await timeline.events == ["database sees draining=true", "database stopped"])
+    }
 }

@@ -2,9 +2,9 @@ import Hummingbird
 
 /// Refuses request bodies larger than the configured limit with 413 `payload-too-large`.
 ///
-/// A declared `Content-Length` above the limit is refused before any byte is read. Bodies without a
-/// length (chunked) are counted while they stream, and `collect(upTo:)`/`decode(as:context:)` stop at
-/// the limit through ``ServiceRequestContext/maxUploadSize``.
+/// A declared `Content-Length` above the limit is refused before any byte is read. Chunked bodies
+/// (`Transfer-Encoding`, no length) are counted while they stream, and `collect(upTo:)` and
+/// `decode(as:context:)` stop at the limit through ``ServiceRequestContext/maxUploadSize``.
 public struct BodyLimitMiddleware: RouterMiddleware {
     /// The request context of Waypoint services.
     public typealias Context = ServiceRequestContext
@@ -25,14 +25,18 @@ public struct BodyLimitMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.bodyLimit = limit
-        guard let declared = request.headers[.contentLength] else {
-            var request = request
-            request.body = RequestBody(asyncSequence: ByteLimitedBody(base: request.body, limit: limit))
+        if let declared = request.headers[.contentLength] {
+            if let length = Int(declared), length > limit {
+                throw Problem.payloadTooLarge(limitBytes: limit)
+            }
             return try await next(request, context)
         }
-        if let length = Int(declared), length > limit {
-            throw Problem.payloadTooLarge(limitBytes: limit)
+        guard request.headers[.transferEncoding] != nil else {
+            // HTTP/1.1: no Content-Length and no Transfer-Encoding means no body; leave the stream untouched.
+            return try await next(request, context)
         }
+        var request = request
+        request.body = RequestBody(asyncSequence: ByteLimitedBody(base: request.body, limit: limit))
         return try await next(request, context)
     }
 }
