@@ -38,6 +38,7 @@ let package = Package(
         .target(
             name: "EventSourcing",
             dependencies: [
+                "Contracts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,6 +66,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
+                "Contracts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -92,9 +94,11 @@ let package = Package(
         .executableTarget(
             name: "WaypointBench",
             dependencies: [
-                "EventSourcing",
+                "EventSourcing", "Messaging", "Kafka", "ServiceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tools/WaypointBench"
         ),

@@ -19,13 +19,14 @@ public final class SQLiteServiceDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = URL(fileURLWithPath: path).lastPathComponent
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.pool = try DatabasePool(path: path, configuration: configuration)
         self.path = path
+        // GRDB sets `synchronous = NORMAL` when it switches the pool to WAL, after `prepareDatabase` ran; NORMAL
+        // survives a process crash but may lose the last commits on power loss. Only the writer connection commits,
+        // and it lives as long as the pool, so setting FULL on it here makes every acknowledged append durable.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
     /// Runs `updates` in one `BEGIN IMMEDIATE` transaction on the writer.
@@ -38,6 +39,11 @@ public final class SQLiteServiceDatabase: Sendable {
             }
             return result!
         }
+    }
+
+    /// The writer connection's `synchronous` setting (2 = FULL), for tests and diagnostics.
+    public func writerSynchronousLevel() throws -> Int {
+        try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// Runs `reads` on a reader connection (a consistent snapshot).

@@ -124,6 +124,17 @@ struct EventStoreAppendTests {
         }
     }
 
+    @Test("the SQLite writer commits with synchronous = FULL (durable across power loss, not only process crashes)")
+    func sqliteCommitsAreFullySynchronous() async throws {
+        let database = TestDatabase(.sqlite)
+        try await database.withStore { _, connection in
+            guard case .sqlite(let db) = connection else { return }
+            let level = try db.writerSynchronousLevel()
+            #expect(level == 2)
+        }
+        await database.drop()
+    }
+
     @Test("appends survive closing and reopening the store", arguments: Backend.enabled)
     func durableAcrossReopen(backend: Backend) async throws {
         let database = TestDatabase(backend)
