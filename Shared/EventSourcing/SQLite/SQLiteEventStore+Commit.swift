@@ -27,17 +27,24 @@ extension SQLiteEventStore {
         return plan
     }
 
+    /// Already stored events among `ids`, found with one `IN (…)` query per 500 ids.
     private static func storedEvents(_ ids: [UUID], _ db: Database) throws -> [UUID: AppendPlanner.StoredEvent] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT event_id, stream_id, stream_version, position, event_type, schema_version, payload
-            FROM es_events WHERE event_id = ?
-            """)
         var found: [UUID: AppendPlanner.StoredEvent] = [:]
-        for id in ids {
-            guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
-            found[id] = AppendPlanner.StoredEvent(
-                eventID: row[0], streamID: row[1], streamVersion: row[2], position: row[3],
-                eventType: row[4], schemaVersion: row[5], payload: row[6])
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + 500, ids.count)]
+            start += chunk.count
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT event_id, stream_id, stream_version, position, event_type, schema_version, payload
+                FROM es_events WHERE event_id IN (\(placeholders))
+                """, arguments: StatementArguments(chunk.map(\.databaseValue)))
+            while let row = try rows.next() {
+                let event = AppendPlanner.StoredEvent(
+                    eventID: row[0], streamID: row[1], streamVersion: row[2], position: row[3],
+                    eventType: row[4], schemaVersion: row[5], payload: row[6])
+                found[event.eventID] = event
+            }
         }
         return found
     }
