@@ -107,6 +107,18 @@ public final class KafkaConsumer: Sendable {
         }
     }
 
+    /// How many messages of a partition lie beyond `message` (high watermark − next offset), from librdkafka's
+    /// locally cached watermarks (no broker round trip); `nil` before the first fetch response for the partition.
+    public func lag(after message: KafkaIncomingMessage) -> Int64? {
+        try? handle.withLiveHandle("read watermarks") { pointer -> Int64? in
+            var low: Int64 = 0
+            var high: Int64 = 0
+            let code = rd_kafka_get_watermark_offsets(pointer, message.topic, message.partition, &low, &high)
+            guard code == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0 else { return nil }
+            return max(0, high - (message.offset + 1))
+        } ?? nil
+    }
+
     /// The partitions currently assigned to this consumer by its group (empty before the first rebalance).
     public func assignment() throws -> [KafkaTopicPartition] {
         try handle.withLiveHandle("read assignment") { pointer in

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import Metrics
 import Synchronization
 
 /// Consumes other services' topics as a member of the service's consumer group. Offsets are stored only in
@@ -36,9 +37,18 @@ public final class KafkaEventSource: EventSource {
     }
 
     public func acknowledge(_ events: [IncomingEvent]) async throws {
+        var lastPerPartition: [KafkaTopicPartition: KafkaIncomingMessage] = [:]
         for event in events {
             guard let message = pending.withLock({ $0.removeValue(forKey: event.receipt) }) else { continue }
             try consumer.storeOffset(message)
+            lastPerPartition[KafkaTopicPartition(topic: message.topic, partition: message.partition)] = message
+        }
+        for (partition, message) in lastPerPartition {
+            guard let lag = consumer.lag(after: message) else { continue }
+            Gauge(label: "waypoint_consumer_lag_events", dimensions: [
+                ("source", partition.topic), ("partition", String(partition.partition)), ("transport", "kafka"),
+                ("group", consumer.groupID),
+            ]).record(Double(lag))
         }
     }
 
