@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import NIOCore
-import NIOPosix
 
 /// `waypoint-bench eventstore`: append, read and projection-rebuild throughput of the SQLite and PostgreSQL stores.
 struct EventStoreBench: AsyncParsableCommand {
@@ -30,9 +28,6 @@ struct EventStoreBench: AsyncParsableCommand {
     @Option(help: "Events per projection transaction during the rebuild.")
     var projectionBatchSize = 1_000
 
-    @Option(help: "SQLite commit durability: full (power-loss safe, as the store documents) or as-opened.")
-    var sqliteSynchronous = SQLiteDurability.full
-
     @Option(name: .customLong("event-ids"), help: "Event ids: random (UUIDv4, like NewEvent's) or time-ordered (UUIDv7).")
     var eventIDs = EventIDKind.random
 
@@ -47,10 +42,6 @@ struct EventStoreBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if ProcessInfo.processInfo.environment["EXPERIMENT_NIO_EXECUTOR"] == "1" {
-            let ok = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-            FileHandle.standardError.write(Data("EXPERIMENT nio executor installed: \(ok)\n".utf8))
-        }
         let logger = BenchOutput.progressLogger(label: "waypoint.bench.eventstore")
         let workload = EventStoreWorkload(
             singleAppends: singleAppends, appendsPerWriter: appendsPerWriter, batchEvents: events,
@@ -58,7 +49,7 @@ struct EventStoreBench: AsyncParsableCommand {
         logger.info("configuration: \(workload)")
         let parent = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let sqlite = try await SQLiteEventStoreBench.run(
-            workload: workload, durability: sqliteSynchronous, parentDirectory: parent, logger: logger)
+            workload: workload, parentDirectory: parent, logger: logger)
         var postgres: EventStoreFigures?
         if let url = ProcessInfo.processInfo.environment[PostgresEventStoreBench.urlVariable], !url.isEmpty {
             postgres = try await PostgresEventStoreBench.run(url: url, workload: workload, logger: logger)
