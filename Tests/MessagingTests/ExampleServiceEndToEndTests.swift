@@ -81,7 +81,8 @@ struct ExampleServiceEndToEndTests {
             let page = try EventJSON.decode(EventFeedPage.self, from: Data(
                 try await Self.get("\(writerURL)/v1/internal/events?after=0&limit=1", token: Self.token).body.utf8))
             let stored = try await store.readAll(after: 0, limit: 1)
-            #expect(page.events.map(\.recordedAt) == stored.map(\.recordedAt), "timestamps cross the feed at full precision")
+            #expect(page.events.map(\.recordedAt.microsecondsSince1970) == stored.map(\.recordedAt.microsecondsSince1970),
+                    "timestamps cross the feed at full (microsecond) precision")
             #expect(page.events.map(\.payload) == stored.map(\.payload))
             #expect(try await Self.seen(readerURL)?.maxApplied == 1)
             #expect(try await Self.get("http://127.0.0.1:\(readerURL)/health/ready").status == 200)

@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import Logging
 import Messaging
+import Synchronization
 import Testing
 
 /// Relay → Kafka (librdkafka's mock cluster over real TCP) → consumer projection, under the faults the kernel promises
@@ -148,21 +149,26 @@ struct KafkaTransportTests {
         let producer = try await Self.producer(directory, cluster: cluster)
         let reader = try directory.database("reader")
         let first = try Self.consumer(reader, cluster: cluster, instance: "1")
-        let second = try Self.consumer(reader, cluster: cluster, instance: "2")
+        // A member subscribes only when it starts polling: librdkafka serves the group join from poll, so a
+        // subscribed member that does not poll yet would stall the first member's rebalance.
+        let second = Mutex<ConsumerRunner<KafkaEventSource, SQLiteConsumerTarget<SeenHandler>>?>(nil)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await producer.relay().run() }
             group.addTask { try await first.run() }
             try await appendNotes(producer.store, count: 300)
             #expect(try await eventually { try await SeenHandler.tally(reader).events >= 100 })
-            group.addTask { try await second.run() }                       // rebalance: a member joins mid-stream
+            let joining = try Self.consumer(reader, cluster: cluster, instance: "2")
+            second.withLock { $0 = joining }
+            group.addTask { try await joining.run() }                      // rebalance: a member joins mid-stream
             try await appendNotes(producer.store, count: 600, from: 300)
             #expect(try await eventually { try await SeenHandler.tally(reader).events == 900 })
             group.cancelAll()
         }
         let tally = try await SeenHandler.tally(reader)
         #expect(tally.events == 900 && tally.maxApplied == 1)
-        #expect(first.appliedEvents > 0 && second.appliedEvents > 0, "both members of the group applied a share")
-        #expect(first.appliedEvents + second.appliedEvents == 900)
+        let secondApplied = second.withLock { $0?.appliedEvents ?? 0 }
+        #expect(first.appliedEvents > 0 && secondApplied > 0, "both members of the group applied a share")
+        #expect(first.appliedEvents + secondApplied == 900)
         await producer.kafka.shutdown()
     }
 }
