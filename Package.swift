@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "WaypointBench",
             dependencies: [
-                "EventSourcing", "Messaging", "Kafka", "ServiceKit",
+                "Contracts", "EventSourcing", "Messaging", "Kafka", "ServiceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),

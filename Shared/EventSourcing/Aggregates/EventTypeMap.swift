@@ -1,4 +1,5 @@
 import Foundation
+import Contracts
 
 /// A payload type that is stored as one event type at one schema version.
 public protocol EventPayload: Codable, Sendable {
@@ -12,7 +13,7 @@ extension EventPayload {
     public static var schemaVersion: Int { 1 }
 
     /// This payload as a new event ready to append.
-    public func newEvent(id: UUID = UUID(), metadata: EventMetadata = .init()) throws -> NewEvent {
+    public func newEvent(id: UUID = .v7(), metadata: EventMetadata = .init()) throws -> NewEvent {
         try NewEvent(eventID: id, eventType: Self.eventType, schemaVersion: Self.schemaVersion, encoding: self, metadata: metadata)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Contracts
 
 /// An event about to be appended: everything but the positions the store assigns.
 public struct NewEvent: Sendable, Hashable {
@@ -14,7 +15,7 @@ public struct NewEvent: Sendable, Hashable {
     public var metadata: EventMetadata
 
     /// Creates an event from an already encoded JSON payload.
-    public init(eventID: UUID = UUID(), eventType: String, schemaVersion: Int = 1, payload: Data, metadata: EventMetadata = .init()) {
+    public init(eventID: UUID = .v7(), eventType: String, schemaVersion: Int = 1, payload: Data, metadata: EventMetadata = .init()) {
         self.eventID = eventID
         self.eventType = eventType
         self.schemaVersion = schemaVersion
@@ -24,7 +25,7 @@ public struct NewEvent: Sendable, Hashable {
 
     /// Creates an event by encoding `value` with the store's canonical JSON encoder.
     public init<Payload: Encodable>(
-        eventID: UUID = UUID(), eventType: String, schemaVersion: Int = 1, encoding value: Payload, metadata: EventMetadata = .init()
+        eventID: UUID = .v7(), eventType: String, schemaVersion: Int = 1, encoding value: Payload, metadata: EventMetadata = .init()
     ) throws {
         self.init(eventID: eventID, eventType: eventType, schemaVersion: schemaVersion, payload: try EventJSON.encode(value), metadata: metadata)
     }

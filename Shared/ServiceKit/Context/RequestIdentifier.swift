@@ -1,3 +1,4 @@
+import Contracts
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,7 +20,7 @@ enum RequestIdentifier {
 
     /// A new random request id (a lowercase UUID).
     static func generate() -> String {
-        UUID().uuidString.lowercased()
+        UUID.v4().uuidString.lowercased()
     }
 
     static func isAcceptable(_ value: String) -> Bool {

@@ -28,8 +28,8 @@ struct EventStoreBench: AsyncParsableCommand {
     @Option(help: "Events per projection transaction during the rebuild.")
     var projectionBatchSize = 1_000
 
-    @Option(name: .customLong("event-ids"), help: "Event ids: random (UUIDv4, like NewEvent's) or time-ordered (UUIDv7).")
-    var eventIDs = EventIDKind.random
+    @Option(name: .customLong("event-ids"), help: "Event ids: time-ordered (UUIDv7, NewEvent's default) or random (UUIDv4, client-supplied).")
+    var eventIDs = EventIDKind.timeOrdered
 
     @Option(help: "Directory for the temporary SQLite database (default: the system temporary directory).")
     var directory: String?

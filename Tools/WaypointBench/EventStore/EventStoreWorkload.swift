@@ -1,3 +1,4 @@
+import Contracts
 import EventSourcing
 import Foundation
 
@@ -46,8 +47,8 @@ struct EventStoreWorkload: Sendable, CustomStringConvertible {
     /// A fresh event with a small JSON payload (~100 bytes) and correlation metadata, like a service's events.
     func event(_ sequence: Int) -> NewEvent {
         let entry = BenchEntryRecorded(amount: sequence % 1_000, note: "bench entry \(sequence) with a short human note")
-        let id = eventIDs == .random ? UUID() : UUID.timeOrdered(sequence: sequence)
+        let id = eventIDs == .random ? UUID.v4() : UUID.v7()
         // Encoding a plain struct of an Int and a String cannot fail.
-        return try! entry.newEvent(id: id, metadata: EventMetadata(correlationID: UUID(), actorID: "system:bench"))
+        return try! entry.newEvent(id: id, metadata: EventMetadata(correlationID: .v4(), actorID: "system:bench"))
     }
 }
