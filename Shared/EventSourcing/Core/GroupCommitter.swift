@@ -20,6 +20,7 @@ actor GroupCommitter {
     private let maxEventsPerBatch: Int
     private var queue: [Waiter] = []
     private var busy = false
+    private static let maximumGatherYields = 8
 
     /// - Parameter maxEventsPerBatch: upper bound of events in one transaction (a single larger append still commits alone).
     init(maxEventsPerBatch: Int = 10_000, commit: @escaping Commit) {
@@ -34,6 +35,16 @@ actor GroupCommitter {
             if case .done(let result) = outcome { return try result.get() }
         } else {
             busy = true
+        }
+        // A leader usually starts right after the previous group committed, while that group's callers have only
+        // just been resumed and are on their way back with their next appends. Yield while more keep arriving
+        // (at most `maximumGatherYields` times) so they join this group; committing at once makes groups alternate
+        // between one request and all the others. A lone caller pays one trip through the executor's queue.
+        var waiting = queue.count
+        for _ in 0..<Self.maximumGatherYields {
+            await Task.yield()
+            if queue.count == waiting { break }
+            waiting = queue.count
         }
         return try await lead(with: request).get()
     }

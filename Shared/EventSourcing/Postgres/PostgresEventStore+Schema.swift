@@ -60,6 +60,29 @@ extension PostgresEventStore {
             taken_at        timestamptz NOT NULL
         )
         """,
+        // The first step of an append (see PostgresEventStore.commit): lock the head, then read with fresh snapshots.
+        // Kind 0 is the head, 1 a stream's current version, 2 an already stored event among p_ids.
+        """
+        CREATE OR REPLACE FUNCTION es_lock_for_append(p_streams text[], p_ids uuid[])
+        RETURNS TABLE (kind int, stream_id text, stream_version bigint, "position" bigint, event_id uuid,
+                       event_type text, schema_version int, payload bytea)
+        LANGUAGE plpgsql VOLATILE
+        -- Plan each call with its arrays: a cached generic plan may scan the whole log for a 100-id array.
+        SET plan_cache_mode = force_custom_plan
+        AS $fn$
+        BEGIN
+            RETURN QUERY SELECT 0, NULL::text, NULL::bigint, h.position, NULL::uuid, NULL::text, NULL::int, NULL::bytea
+                FROM es_head h WHERE h.id = 1 FOR UPDATE;
+            RETURN QUERY SELECT 1, s.id, v.version, NULL::bigint, NULL::uuid, NULL::text, NULL::int, NULL::bytea
+                FROM unnest(p_streams) AS s(id)
+                CROSS JOIN LATERAL (SELECT MAX(e.stream_version) AS version FROM es_events e WHERE e.stream_id = s.id) AS v
+                WHERE v.version IS NOT NULL;
+            RETURN QUERY SELECT 2, e.stream_id, e.stream_version, e.position, e.event_id, e.event_type, e.schema_version,
+                                e.payload
+                FROM es_events e WHERE e.event_id = ANY(p_ids);
+        END
+        $fn$
+        """,
         // For operators: the log with readable JSON payloads.
         """
         CREATE OR REPLACE VIEW es_events_json AS
