@@ -92,10 +92,26 @@ extension PostgresEventStore {
         """,
     ]
 
+    /// Decodes a row of ``columns``, cell by cell: PostgresNIO's tuple decode resolves generic metadata at run time
+    /// for every row, which made it the largest cost of catching up.
     static func envelope(_ row: PostgresRow) throws -> EventEnvelope {
-        let (position, eventID, streamID, streamVersion, eventType, schemaVersion, payload,
-             correlationID, causationID, actorID, traceparent, recordedAt) = try row.decode(
-            (Int64, UUID, String, Int64, String, Int32, ByteBuffer, UUID?, UUID?, String?, String?, Date).self)
+        var cells = row.makeIterator()
+        func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
+            guard let cell = cells.next() else { throw EventStoreError.incompatibleSchema("an es_events row has fewer columns than expected") }
+            return try cell.decode(T.self)
+        }
+        let position = try next(Int64.self)
+        let eventID = try next(UUID.self)
+        let streamID = try next(String.self)
+        let streamVersion = try next(Int64.self)
+        let eventType = try next(String.self)
+        let schemaVersion = try next(Int32.self)
+        let payload = try next(ByteBuffer.self)
+        let correlationID = try next(UUID?.self)
+        let causationID = try next(UUID?.self)
+        let actorID = try next(String?.self)
+        let traceparent = try next(String?.self)
+        let recordedAt = try next(Date.self)
         return EventEnvelope(
             eventID: eventID, streamID: streamID, streamVersion: streamVersion, position: position, eventType: eventType,
             schemaVersion: Int(schemaVersion), payload: Data(buffer: payload),
