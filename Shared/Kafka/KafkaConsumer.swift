@@ -11,7 +11,8 @@ import Logging
 /// messages stored since the last commit, and consumers dedupe.
 ///
 /// Defaults (overridable through ``KafkaConfiguration/properties``): `auto.offset.reset=earliest`,
-/// `enable.auto.commit=true`. Always set: `group.id`, `enable.auto.offset.store=false`.
+/// `enable.auto.commit=true`, `socket.nagle.disable=true` (a consumer's fetches and commits are small requests; with Nagle's
+/// algorithm one can wait for the delayed ACK of the previous, 40 ms). Always set: `group.id`, `enable.auto.offset.store=false`.
 ///
 /// Threads: polling, committing and closing run on the consumer's own serial queue, so a ``poll(maxMessages:timeout:)``
 /// in progress delays a ``commit()`` by at most its timeout. Rebalances are served inside those calls.
@@ -30,7 +31,7 @@ public final class KafkaConsumer: Sendable {
     /// - Throws: ``KafkaError`` when a property is invalid or the subscription is refused.
     public init(configuration: KafkaConfiguration, groupID: String, topics: [String], logger: Logger) throws {
         let properties = configuration.librdkafkaProperties(
-            defaults: ["auto.offset.reset": "earliest", "enable.auto.commit": "true"],
+            defaults: ["auto.offset.reset": "earliest", "enable.auto.commit": "true", "socket.nagle.disable": "true"],
             invariants: ["group.id": groupID, "enable.auto.offset.store": "false"])
         handle = try RDKafkaHandle.make(
             type: RD_KAFKA_CONSUMER, properties: properties, context: RDKafkaClientContext(logger: logger),

@@ -22,8 +22,11 @@ public final class KafkaMockCluster: Sendable {
     /// - Throws: ``KafkaError`` when librdkafka cannot start the cluster.
     public init(brokers: Int = 1, logger: Logger = KafkaMockCluster.defaultLogger) throws {
         precondition(brokers > 0, "a mock cluster needs at least one broker")
+        // The mock brokers' sockets take this handle's settings. With Nagle's algorithm on, a broker answering several
+        // pipelined requests (librdkafka sends one ProduceRequest per partition) holds back every response after the
+        // first until the client's delayed ACK, 40 ms later; real brokers set TCP_NODELAY.
         handle = try RDKafkaHandle.make(
-            type: RD_KAFKA_PRODUCER, properties: ["client.id": "waypoint-mock-cluster"],
+            type: RD_KAFKA_PRODUCER, properties: ["client.id": "waypoint-mock-cluster", "socket.nagle.disable": "true"],
             context: RDKafkaClientContext(logger: logger))
         guard let pointer = rd_kafka_mock_cluster_new(handle.pointer, Int32(brokers)) else {
             handle.destroy()
@@ -37,6 +40,11 @@ public final class KafkaMockCluster: Sendable {
     deinit {
         shutdown()
     }
+
+    /// librdkafka properties for clients of a mock cluster: `fetch.wait.max.ms=5`. A mock broker answers an empty
+    /// fetch only after the full wait (a real broker answers as soon as data arrives), so with librdkafka's 500 ms a
+    /// consumer would see new messages up to half a second late.
+    public static let clientProperties = ["fetch.wait.max.ms": "5"]
 
     /// A logger for the mock brokers that shows only warnings and errors.
     public static var defaultLogger: Logger {

@@ -6,6 +6,8 @@ import Logging
 /// librdkafka properties it always sets, whatever ``KafkaConfiguration/properties`` says:
 /// `enable.idempotence=true` (no duplicates or reordering from retries), `acks=all` and
 /// `partitioner=murmur2_random` (the Java client's key hashing, so every client maps a key to the same partition).
+/// Defaults (overridable through ``KafkaConfiguration/properties``): `socket.nagle.disable=true` and `linger.ms=1`
+/// (the relay sends what its log holds and waits for the acknowledgement, so batching longer only adds latency).
 /// Everything else keeps librdkafka's defaults, notably `message.timeout.ms=300000` (five minutes): how long ``send(_:)``
 /// keeps retrying while brokers are unreachable before it reports a failure.
 ///
@@ -23,7 +25,7 @@ public final class KafkaProducer: Sendable {
     /// - Throws: ``KafkaError`` when a property is unknown or invalid.
     public init(configuration: KafkaConfiguration, logger: Logger) throws {
         let properties = configuration.librdkafkaProperties(
-            defaults: [:],
+            defaults: ["socket.nagle.disable": "true", "linger.ms": "1"],
             invariants: ["enable.idempotence": "true", "acks": "all", "partitioner": "murmur2_random"])
         let deliveries = DeliveryTracker()
         handle = try RDKafkaHandle.make(

@@ -20,9 +20,10 @@ extension MessagingScenario {
         let store = try await SQLiteEventStore(database: producerDB)
         let cluster = try KafkaMockCluster()
         let producer = try KafkaProducer(configuration: KafkaConfiguration(
-            bootstrapServers: cluster.bootstrapServers, clientID: "bench", properties: ["linger.ms": "1"]), logger: logger)
+            bootstrapServers: cluster.bootstrapServers, clientID: "bench", properties: [:]), logger: logger)
         let consumer = try KafkaConsumer(configuration: KafkaConfiguration(
-            bootstrapServers: cluster.bootstrapServers, clientID: "bench-consumer", properties: ["fetch.wait.max.ms": "5"]),
+            bootstrapServers: cluster.bootstrapServers, clientID: "bench-consumer",
+            properties: KafkaMockCluster.clientProperties),
             groupID: "bench", topics: ["waypoint.bench"], logger: logger)
         let recorder = LagRecorder()
         let relay = Relay(store: store, publisher: KafkaEventPublisher(producer: producer),

@@ -1,3 +1,4 @@
+import Contracts
 import EventSourcing
 import Foundation
 import Kafka
@@ -51,7 +52,7 @@ struct MessagingScenario {
 
     private func appendBatch(_ count: Int) async throws {
         let events = try (0..<count).map { try NewEvent(eventType: "BenchEvent", encoding: ["i": $0]) }
-        try await store.append(events, to: "bulk-\(UUID().uuidString.prefix(4))", expectedVersion: .any)
+        _ = try await store.append(events, to: "bulk-\(UUID.v4().uuidString.prefix(8))", expectedVersion: .any)
     }
 
     private func waitForApplied(_ count: Int) async throws {
