@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Messaging", targets: ["Messaging"]),
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .executable(name: "waypoint-bench", targets: ["WaypointBench"]),
+        .executable(name: "auth", targets: ["AuthMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: Shared kernel
@@ -90,6 +93,50 @@ let package = Package(
             path: "Shared/Messaging"
         ),
 
+        // MARK: Services
+        // auth: identity, credentials, roles, sessions and signing keys (Services/Auth).
+        .systemLibrary(
+            name: "CLibCrypt",
+            path: "Services/Auth/CLibCrypt",
+            pkgConfig: "libcrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
+        // Adapters with no domain logic: bcrypt, signing keys and token issuing, OpenID Connect verification, mail.
+        .target(
+            name: "AuthInfrastructure",
+            dependencies: [
+                "CLibCrypt", "Contracts", "EventSourcing", "ServiceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Services/Auth/Infrastructure"
+        ),
+        // The auth domain (User and Session aggregates), its read models and its HTTP API.
+        .target(
+            name: "Auth",
+            dependencies: [
+                "AuthInfrastructure", "Contracts", "EventSourcing", "Messaging", "ServiceKit", "Kafka",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Auth/Sources"
+        ),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth"], path: "Services/Auth/Main"),
+
         // MARK: Tools
         .executableTarget(
             name: "WaypointBench",
@@ -150,6 +197,30 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/MessagingTests"
+        ),
+        .testTarget(
+            name: "AuthInfrastructureTests",
+            dependencies: [
+                "AuthInfrastructure", "ServiceKit", "EventSourcing",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/AuthInfrastructureTests"
+        ),
+        .testTarget(
+            name: "AuthTests",
+            dependencies: [
+                "Auth", "AuthInfrastructure", "Contracts", "ContractTesting", "EventSourcing", "Messaging", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/AuthTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),

@@ -1,0 +1,3 @@
+import Auth
+
+print("auth: not wired yet")

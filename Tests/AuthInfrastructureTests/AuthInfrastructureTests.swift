@@ -1,0 +1,2 @@
+import AuthInfrastructure
+import Testing

@@ -1,0 +1,2 @@
+import Auth
+import Testing
