@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "EventSourcingTests",
             dependencies: [
-                "EventSourcing", "EventStoreCrashWriter",
+                "Contracts", "EventSourcing", "EventStoreCrashWriter",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,10 +1,13 @@
 /// A FIFO mutual-exclusion lock for async code, so a rebuild's swap never interleaves with a live batch.
-actor AsyncLock {
+public actor AsyncLock {
+    /// An unlocked lock.
+    public init() {}
+
     private var locked = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Runs `body` while holding the lock.
-    func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         return try await body()

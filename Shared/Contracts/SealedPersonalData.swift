@@ -1,4 +1,6 @@
-/// A personal field (email, name, address…) encrypted with its subject's key, as stored inside event payloads.
+/// A personal field (email, name, address…) encrypted with its subject's key, as carried inside event payloads.
+///
+/// Sealed and opened by `EventSourcing.PersonalDataCipher`; it lives here because published events carry it.
 ///
 /// Once the subject's key is erased, every copy of this value — in the log, in snapshots, on topics — is unreadable:
 /// that is how an append-only log forgets a person (crypto-shredding).
@@ -15,10 +17,3 @@ public struct SealedPersonalData: Codable, Sendable, Hashable {
     }
 }
 
-/// Why personal data could not be sealed or opened.
-public enum PersonalDataError: Error, Sendable, Hashable {
-    /// The subject's key was erased: nothing new may be sealed for them.
-    case subjectErased(String)
-    /// The stored ciphertext or key is damaged or was sealed with another key.
-    case corrupted(String)
-}

@@ -1,2 +1,0 @@
-/// The `auth` service: users, credentials, roles, sessions and signing keys.
-public enum AuthService {}
