@@ -89,6 +89,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/Messaging"
         ),
@@ -133,9 +134,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/Auth/Sources"
+            path: "Services/Auth/Sources",
+            resources: [.copy("openapi.yaml")]
         ),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth"], path: "Services/Auth/Main"),
+        .executableTarget(
+            name: "AuthMain",
+            dependencies: ["Auth", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/Auth/Main"
+        ),
 
         // MARK: Tools
         .executableTarget(

@@ -12,11 +12,18 @@ public struct EventFeedController<Store: EventStore>: Sendable {
     public let store: Store
     /// The service's name, stamped on every event as `source`.
     public let source: String
+    /// Which events of the log are served (default: all).
+    public let include: @Sendable (EventEnvelope) -> Bool
 
     /// Creates the controller.
-    public init(store: Store, source: String) {
+    ///
+    /// - Parameter include: which events are served. Skipped events are read past: a page holds the next served events
+    ///   after `after` (reading on through at most 10,000 skipped ones), and a long poll waits for appends after the
+    ///   last position read, not after `after`.
+    public init(store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
         self.store = store
         self.source = source
+        self.include = include
     }
 
     /// Adds `GET events` to `group` (mount it at `/v1/internal`).
@@ -32,16 +39,40 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         let limit = Int(try parameter(query, "limit", default: 500, range: 1...1_000))
         let waitSeconds = try Double(query.get("wait") ?? "0").flatMap { (0...30).contains($0) ? $0 : nil }
             .orThrow(Problem.unprocessable(fieldErrors: [FieldError(field: "wait", code: "out-of-range", message: "wait is 0…30 seconds")]))
-        var events = try await store.readAll(after: after, limit: limit)
+        var (events, scanned) = try await read(after: after, limit: limit)
         if events.isEmpty, waitSeconds > 0 {
-            await store.waitForAppends(after: after, timeout: .milliseconds(Int64(waitSeconds * 1000)))
-            events = try await store.readAll(after: after, limit: limit)
+            await store.waitForAppends(after: scanned, timeout: .milliseconds(Int64(waitSeconds * 1000)))
+            (events, scanned) = try await read(after: scanned, limit: limit)
         }
         let head = max(try await store.headPosition(), events.last?.position ?? 0)
         let page = EventFeedPage(source: source, events: events.map { PublishedEvent($0, source: source) }, head: head)
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try EventJSON.encode(page))))
+    }
+
+    /// Up to `limit` served events after `after`, and the last position read.
+    private func read(after: Int64, limit: Int) async throws -> ([EventEnvelope], Int64) {
+        var served: [EventEnvelope] = []
+        var position = after
+        var skipped = 0
+        while served.count < limit, skipped < 10_000 {
+            let page = try await store.readAll(after: position, limit: limit)
+            guard let last = page.last else { break }
+            position = last.position
+            for event in page {
+                if include(event) {
+                    served.append(event)
+                    if served.count == limit {
+                        position = event.position
+                        break
+                    }
+                } else {
+                    skipped += 1
+                }
+            }
+        }
+        return (served, position)
     }
 
     private func parameter(_ query: Parameters, _ name: String, default value: Int64, range: ClosedRange<Int64>) throws -> Int64 {

@@ -14,12 +14,18 @@ public final class Relay<Store: EventStore, Publisher: EventPublisher, Checkpoin
     let topic: String
     let batchSize: Int
     let retryDelay: Duration
+    let include: @Sendable (EventEnvelope) -> Bool
     let logger: Logger
     private let state = Mutex(RelayStatus(published: 0, head: 0, lastError: nil))
 
     /// Creates a relay for the service `source` publishing to `topic`.
+    ///
+    /// - Parameter include: which events of the log are published (default: all). A service whose log also holds
+    ///   internal events passes its published language here; skipped events still advance the published position.
     public init(store: Store, publisher: Publisher, checkpoints: Checkpoints, source: String, topic: String,
-                batchSize: Int = 500, retryDelay: Duration = .milliseconds(500), logger: Logger = Logger(label: "waypoint.relay")) {
+                batchSize: Int = 500, retryDelay: Duration = .milliseconds(500),
+                include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true },
+                logger: Logger = Logger(label: "waypoint.relay")) {
         self.store = store
         self.publisher = publisher
         self.checkpoints = checkpoints
@@ -27,6 +33,7 @@ public final class Relay<Store: EventStore, Publisher: EventPublisher, Checkpoin
         self.topic = topic
         self.batchSize = batchSize
         self.retryDelay = retryDelay
+        self.include = include
         self.logger = logger
     }
 
@@ -55,7 +62,8 @@ public final class Relay<Store: EventStore, Publisher: EventPublisher, Checkpoin
     }
 
     private func publishUntilDelivered(_ batch: [EventEnvelope]) async throws {
-        let events = batch.map { PublishedEvent($0, source: source) }
+        let events = batch.filter(include).map { PublishedEvent($0, source: source) }
+        guard !events.isEmpty else { return }
         while true {
             do {
                 try await publisher.publish(events, to: topic)

@@ -136,6 +136,8 @@ public struct ServiceApplication: ApplicationProtocol {
         let gate = ReadinessDrainGate(readiness: readiness, delay: serviceConfiguration.drainDelay, logger: logger)
         services.append(.init(service: gate, successTerminationBehavior: .ignore, failureTerminationBehavior: orderly))
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
+        // SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) start the orderly shutdown: readiness 503, drain, stop.
+        groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfiguration.maximumGracefulShutdownDuration = serviceConfiguration.drainTimeout
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()

@@ -114,7 +114,7 @@ public final class AuthCommands: Sendable {
         }
         try await directory.sync()
         guard let user = directory.user(userId) else { throw AuthError.conflict("the new account is not visible yet") }
-        logger.info("user registered", metadata: ["user.id": "\(userId)", "user.role": "\(role.rawValue)", "auth.method": "\(method.rawValue)"])
+        logger.info("user registered", metadata: ["user.id": "\(userId.uuidString.lowercased())", "user.role": "\(role.rawValue)", "auth.method": "\(method.rawValue)"])
         return user
     }
 
@@ -180,7 +180,7 @@ public final class AuthCommands: Sendable {
             do {
                 _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
                 if let lockedUntil {
-                    logger.notice("account locked after failed logins", metadata: ["user.id": "\(userId)", "locked.until": "\(lockedUntil)"])
+                    logger.notice("account locked after failed logins", metadata: ["user.id": "\(userId.uuidString.lowercased())", "locked.until": "\(lockedUntil)"])
                 }
                 return
             } catch EventStoreError.wrongExpectedVersion {

@@ -33,6 +33,7 @@ public final class AuthDirectory: Service, Sendable {
     private let logger: Logger
     private let pollInterval: Duration
     private let state = Mutex(State())
+    private let failure = Mutex<String?>(nil)
     private let syncLock = AsyncLock()
 
     /// Creates an empty directory over `store`; call ``sync()`` (or run it as a `Service`) to fold the log.
@@ -67,6 +68,7 @@ public final class AuthDirectory: Service, Sendable {
                 } catch is CancellationError {
                     return
                 } catch {
+                    self.failure.withLock { $0 = "\(error)" }
                     self.logger.error("auth directory cannot fold the log", metadata: ["error": "\(error)"])
                     throw error
                 }
@@ -75,6 +77,9 @@ public final class AuthDirectory: Service, Sendable {
             }
         }
     }
+
+    /// Why following the log stopped (an event it cannot fold), if it did.
+    public var isFailed: String? { failure.withLock { $0 } }
 
     /// The log position folded so far.
     public var position: Int64 { state.withLock { $0.position } }

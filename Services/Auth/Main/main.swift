@@ -1,3 +1,0 @@
-import Auth
-
-print("auth: not wired yet")

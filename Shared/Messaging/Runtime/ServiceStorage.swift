@@ -1,0 +1,165 @@
+import Crypto
+import EventSourcing
+import Foundation
+import Kafka
+import Logging
+import ServiceKit
+import ServiceLifecycle
+
+/// Where a service keeps its log and read models, and how its events leave: chosen by configuration, never by code.
+///
+/// | key | meaning | default |
+/// |---|---|---|
+/// | `WAYPOINT_DATA_DIR` | directory of the embedded SQLite file `<service>.sqlite` (and other local files) | `./data` |
+/// | `WAYPOINT_POSTGRES_URL` | PostgreSQL instead of SQLite (`postgres://user:password@host:port/database`) | unset |
+/// | `WAYPOINT_POSTGRES_SCHEMA` | schema for the service's tables | `public` |
+/// | `WAYPOINT_KAFKA_BROKERS` | Kafka bootstrap servers; unset means the embedded feed transport | unset |
+/// | `WAYPOINT_PERSONAL_DATA_KEY` | base64 of a 32-byte key wrapping the per-person data keys at rest | unset |
+///
+/// Each key also has the service-specific spelling `WAYPOINT_<SERVICE>_<KEY>`, which wins.
+public struct RuntimeSettings: Sendable {
+    public enum Backend: Sendable, Hashable {
+        case sqlite(path: String)
+        case postgres(url: String, schema: String?)
+    }
+
+    public var serviceName: String
+    public var dataDirectory: URL
+    public var backend: Backend
+    public var kafkaBrokers: String?
+    public var kafkaProperties: [String: String]
+    public var personalDataKey: SymmetricKey?
+
+    public init(serviceName: String, dataDirectory: URL, backend: Backend, kafkaBrokers: String? = nil,
+                kafkaProperties: [String: String] = [:], personalDataKey: SymmetricKey? = nil) {
+        self.serviceName = serviceName
+        self.dataDirectory = dataDirectory
+        self.backend = backend
+        self.kafkaBrokers = kafkaBrokers
+        self.kafkaProperties = kafkaProperties
+        self.personalDataKey = personalDataKey
+    }
+
+    /// Reads the settings of `serviceName` from the environment.
+    public static func fromEnvironment(serviceName: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> RuntimeSettings {
+        let reader = EnvironmentReader(serviceName: serviceName, environment: environment)
+        let directory = URL(fileURLWithPath: reader.string("DATA_DIR", default: "data"), isDirectory: true)
+        let backend: Backend
+        if let (_, url) = reader.value("POSTGRES_URL") {
+            backend = .postgres(url: url, schema: reader.value("POSTGRES_SCHEMA")?.value)
+        } else {
+            backend = .sqlite(path: directory.appendingPathComponent("\(serviceName).sqlite").path)
+        }
+        var key: SymmetricKey?
+        if let (name, raw) = reader.value("PERSONAL_DATA_KEY") {
+            guard let data = Data(base64Encoded: raw), data.count == 32 else {
+                throw ConfigurationError(key: name, value: "<redacted>", expected: "base64 of 32 random bytes")
+            }
+            key = SymmetricKey(data: data)
+        }
+        return RuntimeSettings(serviceName: serviceName, dataDirectory: directory, backend: backend,
+                               kafkaBrokers: reader.value("KAFKA_BROKERS")?.value, personalDataKey: key)
+    }
+}
+
+/// A service's opened storage: its event store, checkpoints and personal-data keys on one backend, plus the `Service`s
+/// that must run for it (the PostgreSQL pool).
+public final class ServiceStorage: Sendable {
+    public let settings: RuntimeSettings
+    public let store: any EventStore & SnapshotStore
+    public let checkpoints: any CheckpointStore
+    public let personalDataKeys: any PersonalDataKeyStore
+    /// Set on the embedded backend.
+    public let sqlite: SQLiteServiceDatabase?
+    /// Set on the PostgreSQL backend.
+    public let postgres: PostgresServiceDatabase?
+
+    private init(settings: RuntimeSettings, store: any EventStore & SnapshotStore, checkpoints: any CheckpointStore,
+                 personalDataKeys: any PersonalDataKeyStore, sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
+        self.settings = settings
+        self.store = store
+        self.checkpoints = checkpoints
+        self.personalDataKeys = personalDataKeys
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// Connection pools to run with the application (started first, stopped last).
+    public var clients: [any Service] { postgres.map { [$0] } ?? [] }
+
+    /// Opens the configured backend. On PostgreSQL, `body` runs while the pool runs — ``open(_:logger:_:)`` hands the
+    /// storage to `body` inside `withRunning` for commands that are not a long-running service.
+    public static func open(_ settings: RuntimeSettings, logger: Logger) async throws -> ServiceStorage {
+        switch settings.backend {
+        case .sqlite(let path):
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            let database = try SQLiteServiceDatabase(path: path)
+            return ServiceStorage(
+                settings: settings, store: try await SQLiteEventStore(database: database),
+                checkpoints: try await SQLiteCheckpointStore(database: database),
+                personalDataKeys: try await SQLitePersonalDataKeyStore(database: database, keyEncryptionKey: settings.personalDataKey),
+                sqlite: database, postgres: nil)
+        case .postgres(let url, let schema):
+            let database = try PostgresServiceDatabase(url: url, schema: schema, logger: logger)
+            // The pool must run while the stores migrate; the caller's ServiceGroup runs it afterwards.
+            let startup = Task { await database.client.run() }
+            defer { startup.cancel() }
+            return ServiceStorage(
+                settings: settings, store: try await PostgresEventStore(database: database),
+                checkpoints: try await PostgresCheckpointStore(database: database),
+                personalDataKeys: try await PostgresPersonalDataKeyStore(database: database, keyEncryptionKey: settings.personalDataKey),
+                sqlite: nil, postgres: database)
+        }
+    }
+
+    /// Runs `body` with the storage open and (on PostgreSQL) its pool running: for one-shot commands.
+    public static func withOpen<T: Sendable>(_ settings: RuntimeSettings, logger: Logger,
+                                             _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {
+        switch settings.backend {
+        case .sqlite:
+            return try await body(try await open(settings, logger: logger))
+        case .postgres(let url, let schema):
+            let database = try PostgresServiceDatabase(url: url, schema: schema, logger: logger)
+            return try await database.withRunning {
+                let storage = ServiceStorage(
+                    settings: settings, store: try await PostgresEventStore(database: database),
+                    checkpoints: try await PostgresCheckpointStore(database: database),
+                    personalDataKeys: try await PostgresPersonalDataKeyStore(database: database, keyEncryptionKey: settings.personalDataKey),
+                    sqlite: nil, postgres: database)
+                return try await body(storage)
+            }
+        }
+    }
+
+    /// How the service's own events leave it: on Kafka, a relay to `topic` (plus the producer to run); on the embedded
+    /// transport nothing runs — consumers pull the feed the caller mounts with ``feedController(include:)``.
+    public func publishing(topic: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true },
+                           logger: Logger) throws -> [any Service] {
+        guard let brokers = settings.kafkaBrokers else { return [] }
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: brokers, clientID: settings.serviceName, properties: settings.kafkaProperties),
+            logger: logger)
+        let relay = makeRelay(store, publisher: KafkaEventPublisher(producer: producer), checkpoints: checkpoints,
+                              source: settings.serviceName, topic: topic, include: include, logger: logger)
+        return [producer, relay]
+    }
+
+    /// The embedded feed of the service's log (`GET /v1/internal/events`), serving the events `include` lets through.
+    public func addFeedRoutes(to routes: ServiceRoutes, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
+        addFeed(store, source: settings.serviceName, include: include, to: routes)
+    }
+}
+
+private func makeRelay<Store: EventStore, Checkpoints: CheckpointStore>(
+    _ store: Store, publisher: KafkaEventPublisher, checkpoints: Checkpoints, source: String, topic: String,
+    include: @escaping @Sendable (EventEnvelope) -> Bool, logger: Logger
+) -> any Service {
+    Relay(store: store, publisher: publisher, checkpoints: checkpoints, source: source, topic: topic, include: include, logger: logger)
+}
+
+private func addFeed<Store: EventStore>(_ store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool,
+                                        to routes: ServiceRoutes) {
+    EventFeedController(store: store, source: source, include: include).addRoutes(to: routes.internalGroup())
+}
