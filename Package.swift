@@ -53,6 +53,8 @@ let package = Package(
         ),
         .target(name: "Geo", path: "Shared/Geo"),
         .target(name: "Contracts", path: "Shared/Contracts"),
+        // Test support every service's tests share: backends under test, temporary directories.
+        .target(name: "ServiceTesting", path: "Shared/ServiceTesting"),
         // Golden-file helper for producer and consumer contract tests of every service.
         .target(name: "ContractTesting", dependencies: ["Contracts"], path: "Shared/ContractTesting"),
 
@@ -219,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "Auth", "AuthInfrastructure", "Contracts", "ContractTesting", "EventSourcing", "Messaging", "ServiceKit",
+                "Auth", "AuthInfrastructure", "Contracts", "ContractTesting", "EventSourcing", "Messaging", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

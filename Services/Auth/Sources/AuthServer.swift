@@ -18,14 +18,8 @@ public struct AuthServer: Sendable {
     public let commands: AuthCommands
     public let hasher: PasswordHasher
 
-    /// Opens storage, folds the log into the directory and loads (or creates) the signing keys.
-    public static func open(_ configuration: AuthConfiguration, now: @escaping @Sendable () -> Date = Date.init,
-                            logger: Logger = Logger(label: "waypoint.auth")) async throws -> AuthServer {
-        let storage = try await ServiceStorage.open(configuration.runtime, logger: logger)
-        return try await assemble(configuration, storage: storage, now: now, logger: logger)
-    }
-
-    /// Builds the service over already opened storage (one-shot commands use `ServiceStorage.withOpen`).
+    /// Builds the service over opened storage (`ServiceStorage.withOpen`): loads or creates the signing keys and folds
+    /// the log into the directory.
     public static func assemble(_ configuration: AuthConfiguration, storage: ServiceStorage, now: @escaping @Sendable () -> Date = Date.init,
                                 logger: Logger = Logger(label: "waypoint.auth")) async throws -> AuthServer {
         let personalData = PersonalData(keys: storage.personalDataKeys)
@@ -68,7 +62,7 @@ public struct AuthServer: Sendable {
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics,
             keySource: RingKeySource(ring: keyRing), openAPI: try AuthOpenAPI.document(),
-            clients: storage.clients, background: [directory] + publishing, logger: logger, onServerRunning: onServerRunning
+            background: [directory] + publishing, logger: logger, onServerRunning: onServerRunning
         ) { serviceRoutes in
             routes.add(to: serviceRoutes)
             storage.addFeedRoutes(to: serviceRoutes, include: AuthEvents.isPublished)

@@ -85,41 +85,21 @@ public final class ServiceStorage: Sendable {
         self.postgres = postgres
     }
 
-    /// Connection pools to run with the application (started first, stopped last).
-    public var clients: [any Service] { postgres.map { [$0] } ?? [] }
-
-    /// Opens the configured backend. On PostgreSQL, `body` runs while the pool runs — ``open(_:logger:_:)`` hands the
-    /// storage to `body` inside `withRunning` for commands that are not a long-running service.
-    public static func open(_ settings: RuntimeSettings, logger: Logger) async throws -> ServiceStorage {
+    /// Runs `body` with the storage open and, on PostgreSQL, its connection pool running for as long as `body` runs:
+    /// a service runs its whole application inside `body`, so the pool stops only after the application has drained.
+    public static func withOpen<T: Sendable>(_ settings: RuntimeSettings, logger: Logger,
+                                             _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {
         switch settings.backend {
         case .sqlite(let path):
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
             let database = try SQLiteServiceDatabase(path: path)
-            return ServiceStorage(
+            let storage = ServiceStorage(
                 settings: settings, store: try await SQLiteEventStore(database: database),
                 checkpoints: try await SQLiteCheckpointStore(database: database),
                 personalDataKeys: try await SQLitePersonalDataKeyStore(database: database, keyEncryptionKey: settings.personalDataKey),
                 sqlite: database, postgres: nil)
-        case .postgres(let url, let schema):
-            let database = try PostgresServiceDatabase(url: url, schema: schema, logger: logger)
-            // The pool must run while the stores migrate; the caller's ServiceGroup runs it afterwards.
-            let startup = Task { await database.client.run() }
-            defer { startup.cancel() }
-            return ServiceStorage(
-                settings: settings, store: try await PostgresEventStore(database: database),
-                checkpoints: try await PostgresCheckpointStore(database: database),
-                personalDataKeys: try await PostgresPersonalDataKeyStore(database: database, keyEncryptionKey: settings.personalDataKey),
-                sqlite: nil, postgres: database)
-        }
-    }
-
-    /// Runs `body` with the storage open and (on PostgreSQL) its pool running: for one-shot commands.
-    public static func withOpen<T: Sendable>(_ settings: RuntimeSettings, logger: Logger,
-                                             _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {
-        switch settings.backend {
-        case .sqlite:
-            return try await body(try await open(settings, logger: logger))
+            return try await body(storage)
         case .postgres(let url, let schema):
             let database = try PostgresServiceDatabase(url: url, schema: schema, logger: logger)
             return try await database.withRunning {

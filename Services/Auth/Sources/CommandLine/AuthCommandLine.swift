@@ -28,9 +28,11 @@ public struct AuthCommandLine: AsyncParsableCommand {
             let configuration = try AuthConfiguration.fromEnvironment()
             ServiceLogging.bootstrap(configuration.service)
             let logger = ServiceLogging.makeLogger(configuration.service)
-            let server = try await AuthServer.open(configuration, logger: logger)
-            try await server.application(logger: logger).run()
-            await server.hasher.shutdown()
+            try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+                let server = try await AuthServer.assemble(configuration, storage: storage, logger: logger)
+                try await server.application(logger: logger).run()
+                await server.hasher.shutdown()
+            }
         }
     }
 

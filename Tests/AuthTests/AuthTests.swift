@@ -1,2 +1,0 @@
-import Auth
-import Testing
