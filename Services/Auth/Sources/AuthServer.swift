@@ -75,7 +75,7 @@ private func makeKeyRing(_ storage: some SigningKeyStorage, now: @escaping @Send
 }
 
 extension PersonalData {
-    init(keys: any PersonalDataKeyStore) {
+    public init(keys: any PersonalDataKeyStore) {
         self = Self.over(keys)
     }
 
