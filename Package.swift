@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "WaypointBench",
             dependencies: [
-                "Contracts", "EventSourcing", "Messaging", "Kafka", "ServiceKit",
+                "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
