@@ -54,7 +54,15 @@ let package = Package(
         .target(name: "Geo", path: "Shared/Geo"),
         .target(name: "Contracts", path: "Shared/Contracts"),
         // Test support every service's tests share: backends under test, temporary directories.
-        .target(name: "ServiceTesting", path: "Shared/ServiceTesting"),
+        .target(
+            name: "ServiceTesting",
+            dependencies: [
+                "Contracts", "ServiceKit",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Shared/ServiceTesting"
+        ),
         // Golden-file helper for producer and consumer contract tests of every service.
         .target(name: "ContractTesting", dependencies: ["Contracts"], path: "Shared/ContractTesting"),
 
@@ -187,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit",
+                "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServiceKit
+import ServiceTesting
 import Testing
 
 /// A token that must be refused, and why.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import HummingbirdTesting
 import ServiceKit
+import ServiceTesting
 import Testing
 
 @Suite("/v1/internal/* needs the internal token")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServiceKit
+import ServiceTesting
 import Testing
 
 @Suite("JWKSProvider fetches, caches and refetches auth's keys")

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import ServiceKit
+import ServiceTesting
 import Synchronization
 
 /// The key set a test JWKS server publishes, changeable while it runs, counting requests.

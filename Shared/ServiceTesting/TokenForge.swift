@@ -1,15 +1,17 @@
+import Contracts
 import Foundation
 import JWTKit
 import ServiceKit
 
 /// Builds valid and deliberately broken access tokens.
-enum TokenForge {
-    static let issuer = "waypoint-auth"
-    static let audience = "waypoint"
+public enum TokenForge {
+    public static let issuer = "waypoint-auth"
+    public static let audience = "waypoint"
 
     /// Claims that pass every check, with overridable parts.
-    static func claims(
+    public static func claims(
         subject: String = "user-42",
+        sessionId: String = "session-7",
         role: Role = .traveller,
         issuer: String = issuer,
         audience: String = audience,
@@ -20,7 +22,7 @@ enum TokenForge {
         AccessTokenClaims(
             subject: subject,
             role: role,
-            sessionId: "session-7",
+            sessionId: sessionId,
             tokenId: UUID().uuidString,
             issuer: issuer,
             audience: audience,
@@ -31,30 +33,30 @@ enum TokenForge {
     }
 
     /// A valid token of the primary key.
-    static func valid(role: Role = .traveller) async throws -> String {
+    public static func valid(role: Role = .traveller) async throws -> String {
         try await TestSigningKey.primary.sign(claims(role: role))
     }
 
     /// `token` with its payload replaced by `claims` and the original signature kept.
-    static func tampered(_ token: String, with claims: AccessTokenClaims) throws -> String {
+    public static func tampered(_ token: String, with claims: AccessTokenClaims) throws -> String {
         let parts = token.split(separator: ".").map(String.init)
         return [parts[0], try encodeSegment(claims), parts[2]].joined(separator: ".")
     }
 
     /// An unsigned token: `{"alg":"none"}`, an empty signature.
-    static func unsigned(kid: String) throws -> String {
+    public static func unsigned(kid: String) throws -> String {
         let header = try encodeSegment(["alg": "none", "typ": "JWT", "kid": kid])
         return "\(header).\(try encodeSegment(claims()))."
     }
 
     /// The classic key-confusion attack: HS256 with the RSA public key (PEM) as the HMAC secret.
-    static func hmacWithPublicKey(_ key: TestSigningKey) async throws -> String {
+    public static func hmacWithPublicKey(_ key: TestSigningKey) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: Array(key.publicKey.pemRepresentation.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
         return try await keys.sign(claims(role: .admin), kid: JWKIdentifier(string: key.kid))
     }
 
-    static func encodeSegment(_ value: some Encodable) throws -> String {
+    public static func encodeSegment(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         return try encoder.encode(value).base64EncodedString()
