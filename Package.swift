@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "EventSourcingTests",
             dependencies: [
-                "Contracts", "EventSourcing", "EventStoreCrashWriter",
+                "Contracts", "EventSourcing", "EventStoreCrashWriter", "ServiceTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -229,7 +229,8 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "Auth", "AuthInfrastructure", "Contracts", "ContractTesting", "EventSourcing", "Messaging", "ServiceKit", "ServiceTesting",
+                "Auth", "AuthInfrastructure", "AuthMain", "Contracts", "ContractTesting", "EventSourcing", "Kafka", "Messaging",
+                "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

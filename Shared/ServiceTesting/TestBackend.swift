@@ -52,3 +52,17 @@ public struct TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+/// Executables of the package built next to the test bundle (declare the executable target as a dependency of the test
+/// target so `swift build --build-tests` builds it).
+public enum BuiltExecutable {
+    public static func url(named name: String) throws -> URL {
+        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for directory in candidates.compactMap({ $0 }) {
+            let url = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw TestSetupError("\(name) not built next to the test bundle; run `swift build --build-tests` first")
+    }
+}

@@ -2,6 +2,7 @@
 import EventSourcing
 import Foundation
 import GRDB
+import ServiceTesting
 import Testing
 
 @Suite("Durability: kill -9 mid-write")
@@ -78,13 +79,7 @@ struct CrashRecoveryTests {
     }
 
     private func writerExecutable() throws -> URL {
-        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for directory in candidates.compactMap({ $0 }) {
-            let url = directory.appendingPathComponent("EventStoreCrashWriter")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw TestSetupError("EventStoreCrashWriter not built next to the test bundle; run `swift build --build-tests` first")
+        try BuiltExecutable.url(named: "EventStoreCrashWriter")
     }
 
     private func catchUpCounts<Store: EventStore>(_ store: Store, _ connection: TestDatabase.Connection) async throws {

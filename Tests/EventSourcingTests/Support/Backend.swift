@@ -1,5 +1,6 @@
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 /// A storage backend the conformance suites run against.
@@ -27,9 +28,4 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return url
         }
     }
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
