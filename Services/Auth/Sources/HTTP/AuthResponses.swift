@@ -64,7 +64,7 @@ struct TokenResponse: ResponseEncodable {
 
     init(_ tokens: IssuedTokens, now: Date, created: Bool? = nil) {
         accessToken = tokens.accessToken
-        expiresIn = max(0, Int(tokens.accessTokenExpiresAt.timeIntervalSince(now).rounded()))
+        expiresIn = max(0, Int(tokens.accessTokenExpiresAt.timeIntervalSince(now).rounded(.up)))
         refreshToken = tokens.refreshToken
         refreshTokenExpiresAt = tokens.refreshTokenExpiresAt
         sessionId = tokens.sessionId.uuidString.lowercased()
