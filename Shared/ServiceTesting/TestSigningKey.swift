@@ -25,6 +25,13 @@ public struct TestSigningKey: Sendable {
     /// This key as a JWK Set entry.
     public var jwk: JSONWebKey { try! JSONWebKey(rs256: publicKey, keyID: kid) }
 
+    /// A token with any JWT `payload` (an OpenID Connect ID token, say), signed RS256 with this key and `kid`.
+    public func sign(payload: some JWTPayload) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        return try await keys.sign(payload, kid: JWKIdentifier(string: kid))
+    }
+
     /// A token with `claims`, signed RS256 with this key and `kid` in the header.
     public func sign(_ claims: AccessTokenClaims) async throws -> String {
         let keys = JWTKeyCollection()

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import ServiceKit
+import ServiceTesting
 import Testing
 
 @Suite("Request bodies are limited")

@@ -1,27 +1,26 @@
 import Hummingbird
 import NIOCore
 import ServiceKit
-import ServiceTesting
 import Synchronization
 
 /// The key set a test JWKS server publishes, changeable while it runs, counting requests.
-final class JWKSEndpoint: Sendable {
+public final class JWKSEndpoint: Sendable {
     private let state: Mutex<(keys: [JSONWebKey], requests: Int)>
 
-    init(keys: [TestSigningKey]) {
+    public init(keys: [TestSigningKey]) {
         self.state = Mutex((keys.map(\.jwk), 0))
     }
 
     /// Publishes `keys` from now on (a key rotation at `auth`).
-    func publish(_ keys: [TestSigningKey]) {
+    public func publish(_ keys: [TestSigningKey]) {
         state.withLock { $0.keys = keys.map(\.jwk) }
     }
 
     /// How many times the key set was fetched.
-    var requests: Int { state.withLock { $0.requests } }
+    public var requests: Int { state.withLock { $0.requests } }
 
     /// A router serving the key set at `/.well-known/jwks.json`.
-    func router() -> Router<BasicRequestContext> {
+    public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/.well-known/jwks.json") { _, _ in
             let keys = self.state.withLock { state in

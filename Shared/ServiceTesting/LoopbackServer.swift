@@ -3,16 +3,19 @@ import Logging
 import ServiceLifecycle
 
 /// Runs a service on 127.0.0.1 with an ephemeral port for the duration of `body`.
-enum LoopbackServer {
+public enum LoopbackServer {
+    /// A logger that drops everything.
+    public static let quietLogger = Logger(label: "waypoint-tests") { _ in SwiftLogNoOpLogHandler() }
+
     /// Starts `makeService` (given a callback reporting the bound port), runs `body` with the port,
     /// then shuts the service down gracefully.
-    static func run<T: Sendable>(
+    public static func run<T: Sendable>(
         _ makeService: (@escaping @Sendable (Int) -> Void) throws -> any Service,
         body: @Sendable (Int) async throws -> T
     ) async throws -> T {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let service = try makeService { port in continuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [service], logger: TestApplication.quietLogger))
+        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
@@ -30,13 +33,13 @@ enum LoopbackServer {
     }
 
     /// Runs a plain Hummingbird router on loopback.
-    static func run<T: Sendable>(router: Router<BasicRequestContext>, body: @Sendable (Int) async throws -> T) async throws -> T {
+    public static func run<T: Sendable>(router: Router<BasicRequestContext>, body: @Sendable (Int) async throws -> T) async throws -> T {
         try await run({ reportPort in
             Application(
                 router: router,
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { reportPort($0.localAddress!.port!) },
-                logger: TestApplication.quietLogger
+                logger: quietLogger
             )
         }, body: body)
     }
