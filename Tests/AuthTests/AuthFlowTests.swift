@@ -40,6 +40,29 @@ struct AuthFlowTests {
         }
     }
 
+    @Test("concurrent registrations of one email (in any case) or one username: exactly one wins", arguments: TestBackend.enabled)
+    func concurrentRegistrations(backend: TestBackend) async throws {
+        let harness = AuthHarness(backend: backend)
+        defer { harness.remove() }
+        try await harness.run { server, client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        let email = index.isMultiple(of: 2) ? "race@example.com" : "RACE@example.com"
+                        return try await client.register("racer\(index)", email).status
+                    }
+                }
+                for index in 0..<6 {
+                    group.addTask { try await client.register(index.isMultiple(of: 2) ? "samename" : "SameName", "same\(index)@example.com").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 2)
+            #expect(statuses.filter { $0 == 422 }.count == 10)
+            #expect(server.directory.allUsers().count == 2)
+        }
+    }
+
     @Test("login issues an RS256 access token with every claim and a kid, verifiable against the published JWKS",
           arguments: TestBackend.enabled)
     func loginTokens(backend: TestBackend) async throws {
