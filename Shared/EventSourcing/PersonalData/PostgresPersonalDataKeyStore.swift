@@ -25,6 +25,13 @@ public struct PostgresPersonalDataKeyStore: PersonalDataKeyStore {
     }
 
     public func keyForSealing(_ subject: String) async throws -> SymmetricKey {
+        // Usually the key exists: a read, without a write and its commit.
+        let existing = try await database.client.query(
+            "SELECT key FROM es_personal_keys WHERE subject = \(subject)", logger: database.logger)
+        for try await stored in existing.decode(ByteBuffer?.self) {
+            guard let stored else { throw PersonalDataError.subjectErased(subject) }
+            return try wrapper.unwrap(Data(buffer: stored), subject: subject)
+        }
         let fresh = ByteBuffer(data: try wrapper.wrap(SymmetricKey(size: .bits256)))
         // The no-op update makes RETURNING yield the stored row whether or not this call inserted it.
         let rows = try await database.client.query("""

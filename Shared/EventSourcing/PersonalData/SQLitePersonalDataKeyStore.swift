@@ -22,6 +22,14 @@ public struct SQLitePersonalDataKeyStore: PersonalDataKeyStore {
     }
 
     public func keyForSealing(_ subject: String) async throws -> SymmetricKey {
+        // Usually the key exists: a read, without a write transaction and its fsync.
+        let existing: Data?? = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT key FROM es_personal_keys WHERE subject = ?", arguments: [subject]).map { $0[0] as Data? }
+        }
+        if let existing {
+            guard let existing else { throw PersonalDataError.subjectErased(subject) }
+            return try wrapper.unwrap(existing, subject: subject)
+        }
         let fresh = try wrapper.wrap(SymmetricKey(size: .bits256))
         let stored: Data? = try await database.write { db in
             try db.execute(sql: """

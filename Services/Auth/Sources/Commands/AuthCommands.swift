@@ -243,8 +243,7 @@ public final class AuthCommands: Sendable {
             let expiresAt = at.addingTimeInterval(settings.refreshTokenLifetime.timeInterval)
             let event = try RefreshTokenIssued(
                 sessionId: session.id, userId: user.id, tokenHash: next.hash, generation: session.generation + 1,
-                deviceId: try await personalData.seal(session.deviceId ?? deviceId ?? "", user.id.uuidString.lowercased()),
-                issuedAt: at, expiresAt: expiresAt).newEvent()
+                deviceId: nil, issuedAt: at, expiresAt: expiresAt).newEvent()
             do {
                 _ = try await store.append([event], to: AuthEvents.sessionStream(session.id), expectedVersion: .exact(session.version))
             } catch EventStoreError.wrongExpectedVersion {

@@ -148,7 +148,7 @@ public final class AuthDirectory: Service, Sendable {
             return [("displayName", e.displayName), ("avatarUrl", e.avatarUrl)].compactMap { name, value in value.map { (name, $0) } }
         case .passwordHashSet(let e): return [("hash", e.passwordHash)]
         case .externalIdentityLinked(let e): return [("subject", e.subject)]
-        case .refreshTokenIssued(let e): return [("device", e.deviceId)]
+        case .refreshTokenIssued(let e): return e.deviceId.map { [("device", $0)] } ?? []
         default: return []
         }
     }
@@ -256,7 +256,7 @@ public final class AuthDirectory: Service, Sendable {
                 if !session.currentTokenHash.isEmpty { session.previousTokenHashes.insert(session.currentTokenHash) }
                 session.currentTokenHash = e.tokenHash
                 session.generation = e.generation
-                session.deviceId = value("device")
+                if e.deviceId != nil { session.deviceId = value("device") }
                 session.lastRefreshedAt = e.issuedAt
                 session.expiresAt = e.expiresAt
             }

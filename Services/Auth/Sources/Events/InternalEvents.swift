@@ -53,14 +53,14 @@ struct ExternalIdentityLinked: EventPayload {
 }
 
 /// A refresh token for the session: issued at login and on every rotation. Only its SHA-256 is kept; the device id is
-/// sealed with the user's key.
+/// sealed with the user's key, and carried only by the first token of a session (a session stays bound to its device).
 struct RefreshTokenIssued: EventPayload {
     static let eventType = "RefreshTokenIssued"
     var sessionId: UUID
     var userId: UUID
     var tokenHash: String
     var generation: Int
-    var deviceId: SealedPersonalData
+    var deviceId: SealedPersonalData?
     var issuedAt: Date
     var expiresAt: Date
 }
