@@ -220,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "AuthInfrastructureTests",
             dependencies: [
-                "AuthInfrastructure", "ServiceKit", "EventSourcing",
+                "AuthInfrastructure", "ServiceKit", "ServiceTesting", "EventSourcing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -38,25 +38,31 @@ public enum TokenForge {
     }
 
     /// `token` with its payload replaced by `claims` and the original signature kept.
-    public static func tampered(_ token: String, with claims: AccessTokenClaims) throws -> String {
+    public static func tampered(_ token: String, with claims: some Encodable) throws -> String {
         let parts = token.split(separator: ".").map(String.init)
         return [parts[0], try encodeSegment(claims), parts[2]].joined(separator: ".")
     }
 
-    /// An unsigned token: `{"alg":"none"}`, an empty signature.
-    public static func unsigned(kid: String) throws -> String {
+    /// An unsigned token: `{"alg":"none"}`, an empty signature (access-token claims unless others are given).
+    public static func unsigned(kid: String, claims payload: (any Encodable)? = nil) throws -> String {
         let header = try encodeSegment(["alg": "none", "typ": "JWT", "kid": kid])
-        return "\(header).\(try encodeSegment(claims()))."
+        return "\(header).\(try encodeSegment(payload ?? claims()))."
     }
 
-    /// The classic key-confusion attack: HS256 with the RSA public key (PEM) as the HMAC secret.
+    /// The classic key-confusion attack: HS256 with the RSA public key (PEM) as the HMAC secret (admin access-token
+    /// claims unless others are given).
     public static func hmacWithPublicKey(_ key: TestSigningKey) async throws -> String {
+        try await hmacWithPublicKey(key, claims: claims(role: .admin))
+    }
+
+    /// The key-confusion attack with any claims (an ID token, say).
+    public static func hmacWithPublicKey(_ key: TestSigningKey, claims payload: some JWTPayload) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: Array(key.publicKey.pemRepresentation.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
-        return try await keys.sign(claims(role: .admin), kid: JWKIdentifier(string: key.kid))
+        return try await keys.sign(payload, kid: JWKIdentifier(string: key.kid))
     }
 
-    public static func encodeSegment(_ value: some Encodable) throws -> String {
+    public static func encodeSegment(_ value: any Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         return try encoder.encode(value).base64EncodedString()

@@ -1,32 +1,18 @@
 import Auth
 import AuthInfrastructure
 import Foundation
-import JWTKit
 import ServiceTesting
 import Testing
 
 @Suite("auth: single sign-on with OpenID Connect ID tokens")
 struct SSOTests {
-    struct IDToken: JWTPayload {
-        var iss: IssuerClaim
-        var aud: AudienceClaim
-        var sub: SubjectClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        var email: String?
-        var email_verified: Bool?
-        var name: String?
-
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
-    }
-
     static func idToken(_ key: TestSigningKey, issuer: String = "https://accounts.google.com", audience: String = "waypoint-web",
                         subject: String, email: String?, verified: Bool = true, name: String? = nil,
                         expiresIn: TimeInterval = 600) async throws -> String {
         let now = Date()
-        return try await key.sign(payload: IDToken(
-            iss: .init(value: issuer), aud: .init(value: [audience]), sub: .init(value: subject), iat: .init(value: now),
-            exp: .init(value: now.addingTimeInterval(expiresIn)), email: email, email_verified: verified, name: name))
+        return try await key.sign(payload: IDTokenClaims(
+            iss: issuer, aud: [audience], sub: subject, iat: now, exp: now.addingTimeInterval(expiresIn), email: email,
+            emailVerified: .bool(verified), name: name))
     }
 
     @Test("a Google ID token verified against the provider's JWKS creates the account, then logs into it; a verified email links an existing account")
