@@ -121,6 +121,9 @@ struct AuthRoutes: Sendable {
             let identity: OIDCIdentity
             do {
                 identity = try await sso.verify(idToken: body.idToken, provider: name)
+            } catch OIDCError.keysUnavailable {
+                throw Problem.serviceUnavailable("The identity provider's signing keys cannot be fetched; retry later.",
+                                                 code: "identity-provider-unavailable", retryAfter: .seconds(5))
             } catch let error as OIDCError {
                 throw Problem(status: .unauthorized, code: "invalid-id-token", title: "Invalid ID token",
                               detail: "The ID token was rejected: \(error).")
