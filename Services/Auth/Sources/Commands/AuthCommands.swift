@@ -3,6 +3,7 @@ import Contracts
 import EventSourcing
 import Foundation
 import Logging
+import Metrics
 import ServiceKit
 
 /// Seals and erases personal data with per-user keys (crypto-shredding), whatever the key store's backend.
@@ -153,18 +154,26 @@ public final class AuthCommands: Sendable {
         try await directory.sync()
         guard let user = directory.user(email: email), user.status != .erased, let hash = user.passwordHash else {
             await hasher.verifyAgainstDummy(password)
+            AuthMetrics.login("invalid-credentials")
             throw AuthError.invalidCredentials
         }
         let at = now()
         if user.isLocked(at: at), let until = user.lockedUntil {
+            AuthMetrics.login("locked")
             throw AuthError.accountLocked(until: until, now: at)
         }
         guard await hasher.verify(password, against: hash) else {
             try await recordFailedLogin(user.id)
+            AuthMetrics.login("invalid-credentials")
             throw AuthError.invalidCredentials
         }
-        guard user.status == .active else { throw AuthError.accountSuspended }
-        return try await startSession(for: user, method: .password, deviceId: deviceId)
+        guard user.status == .active else {
+            AuthMetrics.login("suspended")
+            throw AuthError.accountSuspended
+        }
+        let tokens = try await startSession(for: user, method: .password, deviceId: deviceId)
+        AuthMetrics.login("success")
+        return tokens
     }
 
     private func recordFailedLogin(_ userId: UUID) async throws {
@@ -180,6 +189,7 @@ public final class AuthCommands: Sendable {
             do {
                 _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
                 if let lockedUntil {
+                    Counter(label: "waypoint_auth_lockouts_total").increment()
                     logger.notice("account locked after failed logins", metadata: ["user.id": "\(userId.uuidString.lowercased())", "locked.until": "\(lockedUntil)"])
                 }
                 return
@@ -230,6 +240,7 @@ public final class AuthCommands: Sendable {
             let hash = token.hash
             if session.previousTokenHashes.contains(hash) {
                 if session.revocation == nil {
+                    Counter(label: "waypoint_auth_refresh_token_reuse_total").increment()
                     try await revoke(session.id, reason: .refreshTokenReuse)
                     logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(session.id)", "user.id": "\(session.userId)"])
                 }
@@ -386,5 +397,13 @@ enum ConstantTimeText {
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
+    }
+}
+
+/// auth's own metrics (on top of ServiceKit's HTTP metrics).
+enum AuthMetrics {
+    /// `waypoint_auth_logins_total{outcome}`: success, invalid-credentials, locked, suspended.
+    static func login(_ outcome: String) {
+        Counter(label: "waypoint_auth_logins_total", dimensions: [("outcome", outcome)]).increment()
     }
 }
