@@ -80,7 +80,7 @@ struct AccountTests {
             #expect(try await client.post("/v1/auth/password", #"{"currentPassword":"Secret123x","newPassword":"short"}"#, token: token).status == 422)
             #expect(try await client.post("/v1/auth/password", #"{"currentPassword":"Secret123x","newPassword":"Other789x"}"#, token: token).status == 204)
             #expect(try await client.refresh(try #require(there["refreshToken"])).status == 401)
-            #expect(try await client.refresh(try #require(here["refreshToken"])).status == 200)
+            #expect(try await client.refresh(try #require(here["refreshToken"]), device: "here").status == 200)
             #expect(try await client.login("changer1@example.com", password: "Other789x").status == 200)
         }
     }
@@ -141,6 +141,26 @@ struct AccountTests {
             #expect(log.contains { $0.eventType == "UserErased" })
             // The email and username are free again.
             #expect(try await client.register("forgetme1", "forgetme1@example.com").status == 201)
+        }
+    }
+
+    @Test("an erasure interrupted after UserErased is finished at the next start: key destroyed, sessions revoked, claims released")
+    func interruptedErasure() async throws {
+        let harness = AuthHarness()
+        defer { harness.remove() }
+        let (id, refresh) = try await harness.run { server, client in
+            let user = try await client.register("halfgone1", "halfgone1@example.com")
+            let id = try #require(user["id"].flatMap(UUID.init(uuidString:)))
+            let login = try await client.login("halfgone1@example.com")
+            // The crash: the fact is recorded, nothing after it happened.
+            _ = try await server.storage.store.append([try UserErased(userId: id, erasedAt: Date()).newEvent()],
+                                                      to: "user-\(id.uuidString.lowercased())", expectedVersion: .any)
+            return (id, try #require(login["refreshToken"]))
+        }
+        try await harness.run { (server: AuthServer, client: AuthClient) async throws in
+            #expect(try await server.storage.personalDataKeys.keyForOpening(id.uuidString.lowercased()) == nil)
+            #expect(try await client.refresh(refresh).status == 401)
+            #expect(try await client.register("halfgone1", "halfgone1@example.com").status == 201)
         }
     }
 

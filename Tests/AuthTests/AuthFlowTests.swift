@@ -113,6 +113,7 @@ struct AuthFlowTests {
             #expect(second["sessionId"] == login["sessionId"])
             // Bound to the device.
             #expect(try await client.refresh(secondToken, device: "laptop").status == 401)
+            #expect(try await client.post("/v1/auth/refresh", #"{"refreshToken":"\#(secondToken)"}"#).status == 422, "the device is required")
             let third = try await client.refresh(secondToken, device: "phone")
             #expect(third.status == 200)
             // The first token again: reuse → the session is revoked, so even the newest token stops working.
@@ -175,32 +176,29 @@ struct AuthFlowTests {
         }
     }
 
-    @Test("unknown email and wrong password give the same status and body, after comparable bcrypt work")
+    @Test("unknown email and wrong password give the same status and body, after the same bcrypt work")
     func noEnumeration() async throws {
         let harness = AuthHarness()
         defer { harness.remove() }
-        try await harness.run { _, client in
+        try await harness.run { server, client in
             _ = try await client.register("known1", "known1@example.com")
             func problem(_ reply: AuthClient.Reply) -> [String: String] {
                 var json = reply.json.compactMapValues { $0 as? String }
                 json["requestId"] = nil
                 return json
             }
-            var unknownTimes: [Duration] = [], wrongTimes: [Duration] = []
-            var unknown: AuthClient.Reply?, wrong: AuthClient.Reply?
-            for index in 0..<4 {
-                let clock = ContinuousClock()
-                let start = clock.now
-                unknown = try await client.login("nobody\(index)@example.com", password: "Wrong12345")
-                unknownTimes.append(clock.now - start)
-                let middle = clock.now
-                wrong = try await client.login("known1@example.com", password: "Wrong12345")
-                wrongTimes.append(clock.now - middle)
-            }
-            #expect(unknown?.status == 401 && wrong?.status == 401)
-            #expect(problem(try #require(unknown)) == problem(try #require(wrong)))
-            let ratio = unknownTimes.sorted()[1] / wrongTimes.sorted()[1]
-            #expect(ratio > 0.5 && ratio < 2.0, "median login times differ too much: \(unknownTimes) vs \(wrongTimes)")
+            // Equal work, counted rather than timed (shared machines make timings noisy): one bcrypt at the
+            // configured cost either way. The benchmark reports the latencies.
+            let before = server.hasher.computations
+            let unknown = try await client.login("nobody@example.com", password: "Wrong12345")
+            let afterUnknown = server.hasher.computations
+            let wrong = try await client.login("known1@example.com", password: "Wrong12345")
+            let afterWrong = server.hasher.computations
+            #expect(afterUnknown - before == 1)
+            #expect(afterWrong - afterUnknown == 1)
+            #expect(unknown.status == 401 && wrong.status == 401)
+            #expect(problem(unknown) == problem(wrong))
+            #expect(unknown.headers[.retryAfter] == nil && wrong.headers[.retryAfter] == nil)
         }
     }
 

@@ -40,7 +40,7 @@ struct SSOTests {
                 let again = try await signIn(try await Self.idToken(providerKey, subject: "google-sub-1", email: "other@example.com"))
                 #expect(again.status == 200)
                 #expect((again.json["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
-                #expect(try await client.refresh(try #require(again["refreshToken"])).status == 200)
+                #expect(try await client.refresh(try #require(again["refreshToken"]), device: "pixel").status == 200)
                 // No password: password login is impossible for this account.
                 #expect(try await client.login("hiker.one@example.com").status == 401)
 

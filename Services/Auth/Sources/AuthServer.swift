@@ -42,6 +42,7 @@ public struct AuthServer: Sendable {
         }
         let commands = AuthCommands(store: storage.store, directory: directory, personalData: personalData, hasher: hasher,
                                     issuer: issuer, mail: mail, settings: configuration.settings, now: now, logger: logger)
+        try await commands.resumeErasures()
         return AuthServer(configuration: configuration, storage: storage, directory: directory, keyRing: keyRing,
                           commands: commands, hasher: hasher)
     }

@@ -124,8 +124,7 @@ struct AuthClient: Sendable {
         try await post("/v1/auth/login", #"{"email":"\#(email)","password":"\#(password)","deviceId":"\#(device)"}"#)
     }
 
-    func refresh(_ token: String, device: String? = nil) async throws -> Reply {
-        let deviceField = device.map { #","deviceId":"\#($0)""# } ?? ""
-        return try await post("/v1/auth/refresh", #"{"refreshToken":"\#(token)"\#(deviceField)}"#)
+    func refresh(_ token: String, device: String = "device-1") async throws -> Reply {
+        try await post("/v1/auth/refresh", #"{"refreshToken":"\#(token)","deviceId":"\#(device)"}"#)
     }
 }

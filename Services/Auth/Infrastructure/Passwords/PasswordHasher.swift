@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// bcrypt password hashing through libxcrypt (`crypt_gensalt_rn` / `crypt_rn`), off the cooperative pool.
 ///
@@ -27,6 +28,11 @@ public struct PasswordHasher: Sendable {
     public let maximumConcurrency: Int
 
     let workers: BcryptWorkers
+    private let counter = BcryptComputationCounter()
+
+    /// bcrypt computations this hasher (and its copies) ran: what makes an unknown-account login cost the same as a
+    /// wrong password is that both run exactly one, at ``cost``.
+    public var computations: Int { counter.value.load(ordering: .relaxed) }
     /// A setting of this cost with a random salt: hashing with it costs exactly what verifying a real hash does.
     private let dummySetting: String
 
@@ -51,7 +57,9 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) async throws -> String {
         guard !password.utf8.contains(0) else { throw PasswordHasherError.passwordContainsNUL }
         let cost = cost
+        let counter = counter
         return try await workers.run {
+            counter.value.add(1, ordering: .relaxed)
             let setting = try Bcrypt.makeSetting(cost: cost)
             guard let hash = Bcrypt.crypt(password, setting: setting), hash.utf8.count == Bcrypt.hashLength else {
                 throw PasswordHasherError.hashingFailed
@@ -66,7 +74,9 @@ public struct PasswordHasher: Sendable {
     /// `false`. The recomputed hash is compared with the stored one in constant time.
     public func verify(_ password: String, against hash: String) async -> Bool {
         guard Bcrypt.isWellFormedHash(hash), !password.utf8.contains(0) else { return false }
+        let counter = counter
         return (try? await workers.run {
+            counter.value.add(1, ordering: .relaxed)
             guard let computed = Bcrypt.crypt(password, setting: hash) else { return false }
             return Bcrypt.constantTimeEquals(computed, hash)
         }) ?? false
@@ -80,7 +90,9 @@ public struct PasswordHasher: Sendable {
     /// stored hash, so the work is identical and even the first call costs one hash, not two.
     public func verifyAgainstDummy(_ password: String) async {
         let setting = dummySetting
+        let counter = counter
         _ = try? await workers.run {
+            counter.value.add(1, ordering: .relaxed)
             let computed = Bcrypt.crypt(password, setting: setting) ?? ""
             return Bcrypt.constantTimeEquals(computed, setting)
         }
@@ -91,4 +103,8 @@ public struct PasswordHasher: Sendable {
     public func shutdown() async {
         await workers.shutdown()
     }
+}
+
+final class BcryptComputationCounter: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -87,11 +87,15 @@ extension AuthCommands {
             let displayName = merged(patch.displayName, user.displayName)
             let avatarUrl = merged(patch.avatarUrl, user.avatarUrl)
             let currency = merged(patch.homeCurrency, user.homeCurrency?.code).flatMap { CurrencyCode($0) }
+            let language = merged(patch.language, user.language)
+            if displayName == user.displayName, avatarUrl == user.avatarUrl, currency == user.homeCurrency, language == user.language {
+                return user  // Nothing changes: nothing to record or publish.
+            }
             let event = try UserProfileUpdated(
                 userId: userId,
                 displayName: try await displayName.asyncMap { try await personalData.seal($0, subject) },
                 avatarUrl: try await avatarUrl.asyncMap { try await personalData.seal($0, subject) },
-                homeCurrency: currency, language: merged(patch.language, user.language), updatedAt: now()).newEvent()
+                homeCurrency: currency, language: language, updatedAt: now()).newEvent()
             do {
                 _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
             } catch EventStoreError.wrongExpectedVersion {
@@ -107,30 +111,43 @@ extension AuthCommands {
 
     /// Forgets a person: `UserErased` is appended first (so the fact survives a crash), then every session is revoked,
     /// the username and email claims are given back, and finally the user's key is destroyed — after which no read
-    /// and no rebuild can open their sealed fields. Erasing an erased user does nothing.
+    /// and no rebuild can open their sealed fields. Erasing an erased user finishes what an interrupted erasure left
+    /// (``resumeErasures()`` does that for every such user at start-up).
     public func erase(userId: UUID) async throws {
         try await directory.sync()
         guard let user = directory.user(userId) else { throw AuthError.notFound("no such user") }
         if user.status != .erased {
             let event = try UserErased(userId: userId, erasedAt: now()).newEvent()
             _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .any)
-            try await revokeAll(of: userId, reason: .userErased)
-            if let username = user.username {
-                try? await releaseClaim(ReservationStream.name(.username, Normalize.username(username)), kind: .username, userId: userId)
+            try await directory.sync()
+        }
+        try await finishErasure(userId)
+        logger.info("user erased", metadata: ["user.id": "\(userId.uuidString.lowercased())"])
+    }
+
+    /// Completes every erasure whose key still exists: a crash between `UserErased` and the key's destruction.
+    public func resumeErasures() async throws {
+        try await directory.sync()
+        for user in directory.allUsers() where user.status == .erased {
+            if try await personalData.hasKey(user.id.uuidString.lowercased()) {
+                logger.notice("finishing an interrupted erasure", metadata: ["user.id": "\(user.id.uuidString.lowercased())"])
+                try await finishErasure(user.id)
             }
-            if let email = user.email {
-                try? await releaseClaim(ReservationStream.name(.email, Normalize.email(email)), kind: .email, userId: userId)
+        }
+    }
+
+    private func finishErasure(_ userId: UUID) async throws {
+        try await revokeAll(of: userId, reason: .userErased)
+        for (stream, claim) in directory.reservations(of: userId) where claim.claimed {
+            let event = try ReservationReleased(kind: claim.kind, userId: userId, releasedAt: now()).newEvent()
+            do {
+                _ = try await store.append([event], to: stream, expectedVersion: .exact(claim.version))
+            } catch EventStoreError.wrongExpectedVersion {
+                continue  // Claimed meanwhile by someone else: nothing of ours to give back.
             }
         }
         try await personalData.erase(userId.uuidString.lowercased())
         try await directory.sync()
-        logger.info("user erased", metadata: ["user.id": "\(userId.uuidString.lowercased())"])
-    }
-
-    private func releaseClaim(_ stream: String, kind: ReservationKind, userId: UUID) async throws {
-        guard let existing = directory.reservation(stream), existing.claimed, existing.userId == userId else { return }
-        let event = try ReservationReleased(kind: kind, userId: userId, releasedAt: now()).newEvent()
-        _ = try await store.append([event], to: stream, expectedVersion: .exact(existing.version))
     }
 
     // MARK: Administration

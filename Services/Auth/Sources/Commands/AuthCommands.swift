@@ -11,11 +11,14 @@ public struct PersonalData: Sendable {
     public var seal: @Sendable (_ plaintext: String, _ subject: String) async throws -> SealedPersonalData
     public var open: @Sendable (SealedPersonalData) async throws -> String?
     public var erase: @Sendable (_ subject: String) async throws -> Void
+    /// Whether the subject's key still exists (so an erasure still has to destroy it).
+    public var hasKey: @Sendable (_ subject: String) async throws -> Bool
 
     public init<Keys: PersonalDataKeyStore>(cipher: PersonalDataCipher<Keys>) {
         seal = { try await cipher.seal($0, for: $1) }
         open = { try await cipher.open($0) }
         erase = { try await cipher.erase($0) }
+        hasKey = { try await cipher.keys.keyForOpening($0) != nil }
     }
 }
 
@@ -232,7 +235,7 @@ public final class AuthCommands: Sendable {
 
     /// Rotates a refresh token. A token presented a second time revokes its whole session (reuse detection): two
     /// concurrent uses of one token race on the session's version, and the loser is, correctly, a reuse.
-    public func refresh(token presented: String, deviceId: String?) async throws -> IssuedTokens {
+    public func refresh(token presented: String, deviceId: String) async throws -> IssuedTokens {
         guard let token = SecretToken(presented: presented) else { throw AuthError.invalidRefreshToken }
         for _ in 0..<3 {
             try await directory.sync()
@@ -248,7 +251,7 @@ public final class AuthCommands: Sendable {
             }
             let at = now()
             guard ConstantTimeText.equal(hash, session.currentTokenHash), session.isLive(at: at) else { throw AuthError.invalidRefreshToken }
-            if let deviceId, let bound = session.deviceId, deviceId != bound { throw AuthError.invalidRefreshToken }
+            guard let bound = session.deviceId, ConstantTimeText.equal(deviceId, bound) else { throw AuthError.invalidRefreshToken }
             guard let user = directory.user(session.userId), user.status == .active else { throw AuthError.invalidRefreshToken }
             let next = SecretToken.generate(for: session.id)
             let expiresAt = at.addingTimeInterval(settings.refreshTokenLifetime.timeInterval)

@@ -116,6 +116,11 @@ public final class AuthDirectory: Service, Sendable {
 
     func reservation(_ stream: String) -> ReservationRecord? { state.withLock { $0.reservations[stream] } }
 
+    /// The uniqueness claims (stream, record) that name `userId`.
+    func reservations(of userId: UUID) -> [(String, ReservationRecord)] {
+        state.withLock { $0.reservations.filter { $0.value.userId == userId }.map { ($0.key, $0.value) } }
+    }
+
     /// Everything folded, for comparing a rebuilt directory with the live one.
     var snapshot: State { state.withLock { $0 } }
 
@@ -266,9 +271,9 @@ public final class AuthDirectory: Service, Sendable {
                 session.revokedAt = e.revokedAt
             }
         case .reservationClaimed(let e):
-            state.reservations[stream] = ReservationRecord(userId: e.userId, claimed: true, claimedAt: e.claimedAt, version: version)
+            state.reservations[stream] = ReservationRecord(kind: e.kind, userId: e.userId, claimed: true, claimedAt: e.claimedAt, version: version)
         case .reservationReleased(let e):
-            state.reservations[stream] = ReservationRecord(userId: e.userId, claimed: false, claimedAt: e.releasedAt, version: version)
+            state.reservations[stream] = ReservationRecord(kind: e.kind, userId: e.userId, claimed: false, claimedAt: e.releasedAt, version: version)
         }
     }
 }

@@ -77,6 +77,7 @@ public struct SessionRecord: Sendable, Hashable {
 
 /// A uniqueness claim (`reservation-<kind>-<hash>` stream).
 struct ReservationRecord: Sendable, Hashable {
+    var kind: ReservationKind
     var userId: UUID
     var claimed: Bool
     var claimedAt: Date

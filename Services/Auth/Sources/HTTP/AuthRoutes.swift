@@ -18,11 +18,12 @@ struct LoginRequest: Decodable, Sendable, ValidatableRequest {
 
 struct RefreshRequest: Decodable, Sendable, ValidatableRequest {
     var refreshToken: String
-    var deviceId: String?
+    /// Must be the device the session was started on: a refresh token is bound to it.
+    var deviceId: String
 
     func validate(into validator: inout Validator) {
         validator.length(refreshToken, field: "refreshToken", min: 1, max: 512)
-        if let deviceId { DeviceRules.validate(deviceId, into: &validator) }
+        DeviceRules.validate(deviceId, into: &validator)
     }
 }
 
