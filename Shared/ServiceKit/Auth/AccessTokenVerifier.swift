@@ -1,5 +1,6 @@
 import JWTKit
 import Logging
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -24,6 +25,8 @@ public struct AccessTokenVerifier: Sendable {
     public let leeway: Duration
     /// The current time; injectable for tests.
     public let now: @Sendable () -> Date
+    /// One single-key collection per `kid`, built on first use (building one per request cost as much as the check).
+    private let collections = KeyCollectionCache()
 
     /// Creates a verifier.
     public init(
@@ -49,9 +52,7 @@ public struct AccessTokenVerifier: Sendable {
         guard header.crit == nil else { throw AccessTokenError.unsupportedCriticalHeader }
         guard let kid = header.kid, !kid.isEmpty else { throw AccessTokenError.missingKeyID }
         guard let key = try await keys.publicKey(for: kid) else { throw AccessTokenError.unknownKeyID(kid) }
-        // A collection holding only this key: jwt-kit cannot fall back to another (default) key.
-        let collection = JWTKeyCollection()
-        await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        let collection = await collections.collection(for: kid, key: key)
         let claims: AccessTokenClaims
         do {
             claims = try await collection.verify(token, as: AccessTokenClaims.self)
@@ -79,5 +80,23 @@ public struct AccessTokenVerifier: Sendable {
         guard claims.issuedAt.value.timeIntervalSince(now) <= leewaySeconds else { throw AccessTokenError.issuedInFuture }
         guard claims.issuer.value == issuer else { throw AccessTokenError.wrongIssuer(claims.issuer.value) }
         guard claims.audience.value.contains(audience) else { throw AccessTokenError.wrongAudience(claims.audience.value) }
+    }
+}
+
+/// Single-key `JWTKeyCollection`s by `kid`: a collection holding only the token's key, so jwt-kit cannot fall back to
+/// another (default) key. A `kid` names one key for good (a rotation brings a new `kid`); the cache keeps the key it was
+/// built with and rebuilds if the source ever returns a different one.
+final class KeyCollectionCache: Sendable {
+    private let entries = Mutex<[String: (key: Insecure.RSA.PublicKey, collection: JWTKeyCollection)]>([:])
+
+    func collection(for kid: String, key: Insecure.RSA.PublicKey) async -> JWTKeyCollection {
+        if let cached = entries.withLock({ $0[kid] }), cached.key == key { return cached.collection }
+        let collection = JWTKeyCollection()
+        await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+        entries.withLock { entries in
+            if entries.count > 64 { entries.removeAll() }  // bounded: kids come only from the trusted key source
+            entries[kid] = (key, collection)
+        }
+        return collection
     }
 }

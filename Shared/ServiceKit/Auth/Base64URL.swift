@@ -16,9 +16,24 @@ enum Base64URL {
 
     /// Decodes base64url with or without padding; `nil` when not base64url.
     static func decode(_ text: some StringProtocol) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        decode(utf8: text.utf8)
+    }
+
+    /// Decodes base64url bytes (without padding); `nil` when not base64url. Works on the UTF-8 bytes directly: a token
+    /// is verified on every request, and character-by-character string handling was most of its cost.
+    static func decode(utf8 bytes: some Collection<UInt8>) -> Data? {
+        var base64 = [UInt8]()
+        base64.reserveCapacity(bytes.count + 3)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                base64.append(byte)
+            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
+            default: return nil
+            }
+        }
+        base64.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - base64.count % 4) % 4))
+        return Data(base64Encoded: Data(base64))
     }
 }
