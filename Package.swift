@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EventSourcing", targets: ["EventSourcing"]),
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "ReferenceData", targets: ["ReferenceData"]),
         .library(name: "Contracts", targets: ["Contracts"]),
         .library(name: "ContractTesting", targets: ["ContractTesting"]),
         .library(name: "Kafka", targets: ["Kafka"]),
@@ -52,6 +53,9 @@ let package = Package(
             path: "Shared/EventSourcing"
         ),
         .target(name: "Geo", path: "Shared/Geo"),
+        // Reading the reference data in ../shared/data: gzip through the system zlib, and where the directory is.
+        .systemLibrary(name: "CZlib", path: "Shared/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ReferenceData", dependencies: ["CZlib"], path: "Shared/ReferenceData"),
         .target(name: "Contracts", path: "Shared/Contracts"),
         // Test support every service's tests share: backends under test, temporary directories.
         .target(
@@ -157,11 +161,25 @@ let package = Package(
             path: "Services/Auth/Main"
         ),
 
+        // tour-management: tours, stops, media, destinations and discovery (Services/TourManagement).
+        .target(
+            name: "TourManagement",
+            dependencies: [
+                "Contracts", "EventSourcing", "Geo", "Messaging", "ReferenceData", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Services/TourManagement/Sources"
+        ),
+
         // MARK: Tools
         .executableTarget(
             name: "WaypointBench",
             dependencies: [
-                "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
+                "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
+                "TourManagement",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -243,8 +261,14 @@ let package = Package(
             ],
             path: "Tests/AuthTests"
         ),
+        .testTarget(
+            name: "TourManagementTests",
+            dependencies: ["TourManagement", "Geo", "ReferenceData", "ServiceTesting"],
+            path: "Tests/TourManagementTests"
+        ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),
+        .testTarget(name: "ReferenceDataTests", dependencies: ["ReferenceData"], path: "Tests/ReferenceDataTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@
 
 # System libraries the Swift package links against, plus what SwiftPM needs to fetch
 # dependencies.
-WAYPOINT_BUILD_PACKAGES=(librdkafka-dev libsqlite3-dev libpq-dev libcrypt-dev pkg-config git ca-certificates python3)
+WAYPOINT_BUILD_PACKAGES=(librdkafka-dev libsqlite3-dev libpq-dev libcrypt-dev zlib1g-dev pkg-config git ca-certificates python3)
 # The throwaway PostgreSQL cluster of the tests and benchmarks (lib/postgres.sh).
 WAYPOINT_POSTGRES_PACKAGES=(postgresql-15 postgresql-15-postgis-3)
 

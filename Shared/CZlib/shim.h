@@ -1,0 +1,2 @@
+// zlib (Debian's zlib1g-dev): inflate of gzip-compressed reference data.
+#include <zlib.h>
