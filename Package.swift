@@ -181,6 +181,7 @@ let package = Package(
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
                 "TourManagement",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
