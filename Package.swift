@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .executable(name: "waypoint-bench", targets: ["WaypointBench"]),
         .executable(name: "auth", targets: ["AuthMain"]),
+        .executable(name: "tour-management", targets: ["TourManagementMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -170,8 +171,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/TourManagement/Sources"
+            path: "Services/TourManagement/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "TourManagementMain",
+            dependencies: ["TourManagement", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/TourManagement/Main"
         ),
 
         // MARK: Tools
@@ -264,7 +272,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TourManagementTests",
-            dependencies: ["TourManagement", "Geo", "ReferenceData", "ServiceTesting"],
+            dependencies: [
+                "TourManagement", "TourManagementMain", "EventSourcing", "Geo", "Messaging", "ReferenceData", "ServiceKit", "ServiceTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             path: "Tests/TourManagementTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),

@@ -11,7 +11,8 @@ public final class PostgresServiceDatabase: Service, Sendable {
     public let client: PostgresClient
     /// The schema every connection uses (`search_path`), e.g. `public` or a per-test schema.
     public let schema: String
-    let logger: Logger
+    /// The logger queries run with.
+    public let logger: Logger
 
     /// Connects lazily to `url` (`postgres://user:password@host:port/database[?sslmode=require]`).
     ///

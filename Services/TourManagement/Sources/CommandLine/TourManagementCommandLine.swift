@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Messaging
+import ServiceKit
+
+/// `tour-management` — the executable: `serve` (default) and `import-destinations`.
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct TourManagementCommandLine: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tour-management",
+        abstract: "Waypoint's tours service: authoring, media, destinations and discovery.",
+        subcommands: [Serve.self, ImportDestinations.self],
+        defaultSubcommand: Serve.self)
+
+    public init() {}
+
+    /// Runs the HTTP service until SIGTERM or SIGINT.
+    public struct Serve: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(abstract: "Run the service (the default).")
+
+        public init() {}
+
+        public func run() async throws {
+            let configuration = try TourManagementConfiguration.fromEnvironment()
+            ServiceLogging.bootstrap(configuration.service)
+            let logger = ServiceLogging.makeLogger(configuration.service)
+            try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+                let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
+                try await server.application(logger: logger).run()
+            }
+        }
+    }
+
+    /// Imports (inserts or updates) a gazetteer into the destinations table; running services load it at their next start.
+    public struct ImportDestinations: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "import-destinations",
+            abstract: "Import the city gazetteer (default: the reference data's cities.json.gz) into the destinations table.")
+
+        @Option(help: "A gzip-compressed JSON array of {_id, name, country, coord: {lon, lat}}.")
+        var file: String?
+
+        public init() {}
+
+        public func run() async throws {
+            let configuration = try TourManagementConfiguration.fromEnvironment()
+            ServiceLogging.bootstrap(configuration.service)
+            let logger = ServiceLogging.makeLogger(configuration.service)
+            let file = file
+            let (imported, skipped) = try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+                let loaded = try file.map { try Gazetteer.load(from: URL(fileURLWithPath: $0)) } ?? Gazetteer.loadReferenceData()
+                let store = try await TourManagementServer.destinationStore(storage)
+                return (try await store.upsert(loaded.cities), loaded.skipped)
+            }
+            print("imported \(imported) destinations (\(skipped) entries without a name or with impossible coordinates skipped)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import ServiceKit
+
+/// The assembled `tour-management` service. Today: destinations (gazetteer import, search, popular, nearest); tour
+/// authoring and discovery arrive next (see issue 5's notes).
+public struct TourManagementServer: Sendable {
+    public let configuration: TourManagementConfiguration
+    public let storage: ServiceStorage
+    public let destinations: any DestinationStore
+    public let index: DestinationIndex
+
+    /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
+    /// the in-memory index from the table.
+    public static func assemble(_ configuration: TourManagementConfiguration, storage: ServiceStorage,
+                                logger: Logger = Logger(label: "waypoint.tour-management")) async throws -> TourManagementServer {
+        let destinations = try await destinationStore(storage)
+        _ = try await destinations.importIfEmpty(logger: logger)
+        let index = DestinationIndex(cities: try await destinations.loadAll())
+        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index)
+    }
+
+    static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
+        if let sqlite = storage.sqlite { return try await SQLiteDestinationStore(database: sqlite) }
+        return try await PostgresDestinationStore(database: storage.postgres!)
+    }
+
+    /// The HTTP application.
+    public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
+        let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let index = index
+        let storage = storage
+        return try ServiceApplication(
+            configuration: configuration.service, metrics: metrics, keySource: keySource,
+            openAPI: try TourManagementOpenAPI.document(), logger: logger, onServerRunning: onServerRunning
+        ) { routes in
+            DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            storage.addFeedRoutes(to: routes)
+        }
+    }
+}
+
+/// The OpenAPI 3.1 document served at `/openapi.yaml` (`Services/TourManagement/Sources/openapi.yaml`).
+enum TourManagementOpenAPI {
+    static func document() throws -> OpenAPIDocument {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the tour-management OpenAPI document in the bundle")
+        }
+        return try OpenAPIDocument(contentsOfFile: url.path)
+    }
+}
