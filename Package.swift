@@ -273,7 +273,8 @@ let package = Package(
         .testTarget(
             name: "TourManagementTests",
             dependencies: [
-                "TourManagement", "TourManagementMain", "EventSourcing", "Geo", "Messaging", "ReferenceData", "ServiceKit", "ServiceTesting",
+                "TourManagement", "TourManagementMain", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
+                "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
