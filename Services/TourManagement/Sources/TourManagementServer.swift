@@ -29,17 +29,23 @@ public struct TourManagementServer: Sendable {
         return try await PostgresDestinationStore(database: storage.postgres!)
     }
 
-    /// The HTTP application.
+    /// The HTTP application: destinations, tour authoring, the embedded feed; on Kafka the relay to `waypoint.tours`.
+    /// Access tokens are verified against `auth`'s JWKS (`WAYPOINT_JWKS_URL`) unless `keySource` is given (tests).
     public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            now: @escaping @Sendable () -> Date = Date.init,
                             onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
         let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
         let index = index
         let storage = storage
+        let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, now: now)
         return try ServiceApplication(
             configuration: configuration.service, metrics: metrics, keySource: keySource,
-            openAPI: try TourManagementOpenAPI.document(), logger: logger, onServerRunning: onServerRunning
+            openAPI: try TourManagementOpenAPI.document(),
+            background: try storage.publishing(topic: Topic.tours.name, logger: logger), logger: logger,
+            onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            TourAuthoringRoutes(authoring: authoring).add(to: routes)
             storage.addFeedRoutes(to: routes)
         }
     }

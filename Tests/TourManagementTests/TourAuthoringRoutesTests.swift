@@ -1,0 +1,135 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Messaging
+import NIOCore
+import ServiceKit
+import ServiceTesting
+import Testing
+import TourManagement
+
+@Suite("tour-management: authoring over HTTP (guides only, owner only, conditional edits)")
+struct TourAuthoringRoutesTests {
+    static let guide = UUID.v4().uuidString.lowercased()
+    static let otherGuide = UUID.v4().uuidString.lowercased()
+
+    static func token(_ subject: String, role: Role) async throws -> String {
+        try await TestSigningKey.primary.sign(TokenForge.claims(subject: subject, role: role))
+    }
+
+    /// A service on SQLite in a temporary directory; the gazetteer is imported on first start.
+    static func withService(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let directory = TemporaryDirectory("waypoint-tours-http")
+        defer { directory.remove() }
+        let logger = {
+            var logger = Logger(label: "test")
+            logger.logLevel = .warning
+            return logger
+        }()
+        let configuration = TourManagementConfiguration(
+            service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
+            runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
+                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
+        try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
+            let app = try server.application(
+                metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
+                logger: logger)
+            try await app.test(.router) { client in try await body(client) }
+        }
+    }
+
+    static func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ json: String? = nil,
+                     token: String, headers extra: HTTPFields = [:]) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {
+        var headers = extra
+        headers[.authorization] = "Bearer \(token)"
+        if json != nil { headers[.contentType] = "application/json" }
+        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        let body = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
+        return (Int(response.status.code), body, response.headers)
+    }
+
+    static let draft = #"{"title":"Krems old town","description":"Gates, churches and wine.","destinationId":2773300,"themes":["history"],"languages":["de","en"],"price":{"amountMinor":0,"currency":"EUR"},"estimatedMinutes":60,"difficulty":"easy","mode":"walk"}"#
+
+    @Test("a guide drafts, adds stops, publishes; incomplete tours list what is missing; travellers and other guides are refused")
+    func authoring() async throws {
+        try await Self.withService { client in
+            let guide = try await Self.token(Self.guide, role: .guide)
+            let traveller = try await Self.token(UUID.v4().uuidString.lowercased(), role: .traveller)
+            let other = try await Self.token(Self.otherGuide, role: .guide)
+            #expect(try await Self.send(client, .post, "/v1/tours", Self.draft, token: traveller).status == 403)
+            let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
+            #expect(created.status == 201)
+            let id = try #require(created.json["id"] as? String)
+            #expect(created.json["status"] as? String == "draft")
+
+            let incomplete = try await Self.send(client, .post, "/v1/tours/\(id)/publish", token: guide)
+            #expect(incomplete.status == 422)
+            let missing = (incomplete.json["fieldErrors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            #expect(missing == ["stops"])
+
+            let stopA = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                            #"{"name":"Steiner Tor","description":"The gate.","location":{"lat":48.4098,"lng":15.5976}}"#, token: guide)
+            #expect(stopA.status == 201)
+            #expect(try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                        #"{"name":"Other","description":"x","location":{"lat":48.41,"lng":15.6}}"#, token: other).status == 403)
+            let stopB = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                            #"{"name":"Piaristenkirche","description":"Baroque.","location":{"lat":48.4106,"lng":15.6013},"triggerRadiusMetres":50}"#,
+                                            token: guide)
+            #expect((stopB.json["stops"] as? [Any])?.count == 2)
+            #expect((stopB.json["lengthMetres"] as? Int).map { $0 > 250 && $0 < 350 } == true)
+            let published = try await Self.send(client, .post, "/v1/tours/\(id)/publish", token: guide)
+            #expect(published.status == 200)
+            #expect(published.json["status"] as? String == "published")
+            #expect(published.json["revision"] as? Int == 1)
+            let mine = try await Self.send(client, .get, "/v1/guides/me/tours/\(id)", token: guide)
+            #expect(mine.status == 200 && mine.headers[.eTag] != nil)
+            #expect(try await Self.send(client, .get, "/v1/guides/me/tours/\(id)", token: other).status == 403)
+            #expect(try await Self.send(client, .delete, "/v1/tours/\(id)", token: guide).status == 409, "a published tour is not deleted")
+        }
+    }
+
+    @Test("bad input is 422 with field errors: unknown theme and destination, negative price, unsupported currency, bad coordinates and radius")
+    func badInput() async throws {
+        try await Self.withService { client in
+            let guide = try await Self.token(Self.guide, role: .guide)
+            let bad = #"{"title":"K","description":"","destinationId":1,"themes":["history","ghosts"],"languages":["english!"],"price":{"amountMinor":-5,"currency":"XXY"},"estimatedMinutes":0,"difficulty":"extreme","mode":"swim"}"#
+            let reply = try await Self.send(client, .post, "/v1/tours", bad, token: guide)
+            #expect(reply.status == 422)
+            let fields = Set(((reply.json["fieldErrors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String })
+            #expect(fields.isSuperset(of: ["title", "themes[1]", "languages[0]", "price.amountMinor", "price.currency",
+                                           "estimatedMinutes", "difficulty", "mode"]))
+            let unknownDestination = Self.draft.replacingOccurrences(of: "2773300", with: "1")
+            let destination = try await Self.send(client, .post, "/v1/tours", unknownDestination, token: guide)
+            #expect(destination.status == 422)
+            let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
+            let id = try #require(created.json["id"] as? String)
+            let stop = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                           #"{"name":"","location":{"lat":91,"lng":200},"triggerRadiusMetres":5}"#, token: guide)
+            #expect(stop.status == 422)
+            let stopFields = Set(((stop.json["fieldErrors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String })
+            #expect(stopFields == ["name", "location.lat", "location.lng", "triggerRadiusMetres"])
+        }
+    }
+
+    @Test("conditional edits: an If-Match that is not the current version is refused, so no update is lost")
+    func conditionalEdits() async throws {
+        try await Self.withService { client in
+            let guide = try await Self.token(Self.guide, role: .guide)
+            let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
+            let id = try #require(created.json["id"] as? String)
+            let etag = try #require(created.headers[.eTag])
+            let changed = Self.draft.replacingOccurrences(of: "Krems old town", with: "Krems by night")
+            let first = try await Self.send(client, .put, "/v1/tours/\(id)/details", changed, token: guide, headers: [.ifMatch: etag])
+            #expect(first.status == 200)
+            let stale = Self.draft.replacingOccurrences(of: "Krems old town", with: "Krems at dawn")
+            let second = try await Self.send(client, .put, "/v1/tours/\(id)/details", stale, token: guide, headers: [.ifMatch: etag])
+            #expect(second.status == 412)
+            let now = try await Self.send(client, .get, "/v1/guides/me/tours/\(id)", token: guide)
+            #expect(now.json["title"] as? String == "Krems by night")
+        }
+    }
+}
