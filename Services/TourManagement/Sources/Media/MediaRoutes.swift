@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import ServiceKit
+
+/// An upload as answered: `{"sha256","kind","contentType","size","uploadedAt","url"}`.
+public struct MediaObjectResponse: ResponseEncodable, Equatable {
+    public var sha256: String
+    public var kind: MediaKind
+    public var contentType: String
+    public var size: Int
+    public var uploadedAt: Date
+    public var url: String
+
+    public init(_ object: MediaObject) {
+        sha256 = object.sha256
+        kind = object.kind
+        contentType = object.contentType
+        size = object.size
+        uploadedAt = object.uploadedAt
+        url = object.url
+    }
+}
+
+/// `/v1/media`: uploads (guides and admins) and public, cacheable downloads with byte ranges.
+///
+/// ```swift
+/// let media = MediaRoutes(store: mediaStore)
+/// media.addPublic(to: routes.group("/v1/media"))
+/// media.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
+/// ```
+/// The upload route needs a body limit of at least ``MediaKind/largestMaximumBytes`` (100 MiB): the store enforces
+/// each kind's own limit while streaming.
+public struct MediaRoutes: Sendable {
+    public let store: MediaStore
+
+    /// `Cache-Control` of downloads: content-addressed bytes never change.
+    public static let cacheControl = "public, max-age=31536000, immutable"
+
+    public init(store: MediaStore) {
+        self.store = store
+    }
+
+    /// `GET /{sha256}` on `group` (mounted at `/v1/media`).
+    ///
+    /// 200 with `Content-Type`, `Content-Length`, `Accept-Ranges: bytes`, `ETag: "<sha256>"` and a year-long immutable
+    /// `Cache-Control`; `If-None-Match` naming the ETag (or `*`) → 304. `Range: bytes=a-b | a- | -n` → 206 with
+    /// `Content-Range`; a range outside the object → 416 with `Content-Range: bytes */size`; several ranges, another
+    /// unit or bad syntax → the whole object (200), as RFC 9110 allows. `If-Range` with another validator also gets the
+    /// whole object. Unknown or malformed address → 404 `unknown-media`.
+    public func addPublic(to group: RouterGroup<ServiceRequestContext>) {
+        let store = store
+        group.get(":sha256") { request, context -> Response in
+            do {
+                return try await Self.download(request: request, sha256: try context.parameters.require("sha256"), store: store)
+            } catch let error as MediaError {
+                throw error.problem
+            }
+        }
+    }
+
+    /// `POST /` on `group` (mounted at `/v1/media` behind authentication): the raw file is the body; its declared
+    /// `Content-Type` is ignored. 201 with ``MediaObjectResponse`` and `Location`; an identical file answers the same
+    /// object. 415 `unsupported-media-type`, 413 `payload-too-large` (nothing stored either way), 401 without identity.
+    public func addUploads(to group: RouterGroup<ServiceRequestContext>) {
+        let store = store
+        group.post { request, context -> EditedResponse<MediaObjectResponse> in
+            let identity = try context.requireIdentity()
+            let declared = request.headers[.contentLength].flatMap { Int($0) }
+            let object: MediaObject
+            do {
+                object = try await store.store(request.body, uploadedBy: identity.subject, now: Date(), declaredLength: declared)
+            } catch let error as MediaError {
+                throw error.problem
+            }
+            var headers = HTTPFields()
+            headers[.location] = object.url
+            return EditedResponse(status: .created, headers: headers, response: MediaObjectResponse(object))
+        }
+    }
+
+    static func download(request: Request, sha256: String, store: MediaStore) async throws -> Response {
+        let etag = "\"\(sha256)\""
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.cacheControl] = cacheControl
+        headers[.acceptRanges] = "bytes"
+
+        if let ifNoneMatch = request.headers[values: .ifNoneMatch].nonEmptyJoined, Self.matches(ifNoneMatch, etag: etag) {
+            guard try await store.object(sha256: sha256) != nil else { throw MediaError.notFound }
+            return Response(status: .notModified, headers: headers)
+        }
+
+        var range: MediaByteRange? = nil
+        if let header = request.headers[values: .range].nonEmptyJoined, case .single(let single) = MediaByteRange.parse(header) {
+            // If-Range: only a strong match of our ETag keeps the range (RFC 9110 §13.1.5); dates never match.
+            if let ifRange = request.headers[.ifRange] {
+                range = ifRange.trimmingCharacters(in: .whitespaces) == etag ? single : nil
+            } else {
+                range = single
+            }
+        }
+
+        let download = try await store.open(sha256: sha256, range: range)
+        headers[.contentType] = download.object.contentType
+        headers[.contentLength] = String(download.contentLength)
+        if let selected = download.range {
+            headers[.contentRange] = "bytes \(selected.lowerBound)-\(selected.upperBound)/\(download.size)"
+            return Response(status: .partialContent, headers: headers, body: download.body)
+        }
+        return Response(status: .ok, headers: headers, body: download.body)
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}
+
+extension Array where Element == String {
+    fileprivate var nonEmptyJoined: String? { isEmpty ? nil : joined(separator: ",") }
+}
