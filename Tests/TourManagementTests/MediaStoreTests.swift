@@ -386,7 +386,8 @@ struct MediaStoreTests {
             var gone = false
             for _ in 0..<250 where !gone {
                 try await Task.sleep(for: .milliseconds(20))
-                gone = try await store.object(sha256: old.sha256) == nil
+                // The row goes first, then the file: wait for both.
+                gone = try await store.object(sha256: old.sha256) == nil && MediaTestSupport.files(under: store.root).isEmpty
             }
             running.cancel()
             try await running.value

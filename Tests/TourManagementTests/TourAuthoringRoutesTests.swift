@@ -132,4 +132,42 @@ struct TourAuthoringRoutesTests {
             #expect(now.json["title"] as? String == "Krems by night")
         }
     }
+
+    @Test("media: a 2 MiB image uploads past the 1 MiB JSON limit, attaches to a stop (which then needs no text) and is served; unknown media is 422")
+    func mediaThroughTheService() async throws {
+        try await Self.withService { client in
+            let guide = try await Self.token(Self.guide, role: .guide)
+            var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            png.append(Data(repeating: 0x42, count: 2 * 1_048_576))
+            var headers = HTTPFields()
+            headers[.authorization] = "Bearer \(guide)"
+            headers[.contentType] = "image/png"
+            let upload = try await client.executeRequest(uri: "/v1/media", method: .post, headers: headers, body: ByteBuffer(data: png))
+            #expect(upload.status == .created)
+            let object = (try? JSONSerialization.jsonObject(with: Data(buffer: upload.body))) as? [String: Any] ?? [:]
+            let sha = try #require(object["sha256"] as? String)
+            #expect(try await Self.send(client, .post, "/v1/tours", String(repeating: "x", count: 1_100_000), token: guide).status == 413,
+                    "JSON routes keep the 1 MiB limit")
+
+            let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
+            let id = try #require(created.json["id"] as? String)
+            let unknown = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                              #"{"name":"Gate","location":{"lat":48.4098,"lng":15.5976},"media":["\#(String(repeating: "a", count: 64))"]}"#,
+                                              token: guide)
+            #expect(unknown.status == 422)
+            let withMedia = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                                #"{"name":"Gate","location":{"lat":48.4098,"lng":15.5976},"media":["\#(sha)"]}"#, token: guide)
+            #expect(withMedia.status == 201)
+            let stops = try #require(withMedia.json["stops"] as? [[String: Any]])
+            #expect(((stops.first?["media"] as? [[String: Any]])?.first?["contentType"] as? String) == "image/png")
+            let second = try await Self.send(client, .post, "/v1/tours/\(id)/stops",
+                                             #"{"name":"Church","location":{"lat":48.4106,"lng":15.6013}}"#, token: guide)
+            let secondStop = try #require((second.json["stops"] as? [[String: Any]])?.last?["stopId"] as? String)
+            #expect(try await Self.send(client, .post, "/v1/tours/\(id)/stops/\(secondStop)/media", #"{"sha256":"\#(sha)"}"#, token: guide).status == 200)
+            #expect(try await Self.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
+            let download = try await client.executeRequest(uri: "/v1/media/\(sha)", method: .get, headers: [.range: "bytes=0-7"], body: nil)
+            #expect(download.status == .partialContent)
+            #expect(Array(download.body.readableBytesView) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        }
+    }
 }

@@ -13,6 +13,7 @@ public struct TourManagementServer: Sendable {
     public let storage: ServiceStorage
     public let destinations: any DestinationStore
     public let index: DestinationIndex
+    public let media: MediaStore
 
     /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
     /// the in-memory index from the table.
@@ -21,7 +22,8 @@ public struct TourManagementServer: Sendable {
         let destinations = try await destinationStore(storage)
         _ = try await destinations.importIfEmpty(logger: logger)
         let index = DestinationIndex(cities: try await destinations.loadAll())
-        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index)
+        let media = try await MediaStore.open(storage)
+        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media)
     }
 
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
@@ -37,14 +39,21 @@ public struct TourManagementServer: Sendable {
         let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
         let index = index
         let storage = storage
-        let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, now: now)
+        let media = media
+        let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, media: media, now: now)
+        let mediaRoutes = MediaRoutes(store: media)
         return try ServiceApplication(
             configuration: configuration.service, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
-            background: try storage.publishing(topic: Topic.tours.name, logger: logger), logger: logger,
-            onServerRunning: onServerRunning
+            // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
+            bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
+            background: try storage.publishing(topic: Topic.tours.name, logger: logger)
+                + [MediaGarbageCollector(store: media, logger: logger)],
+            logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            mediaRoutes.addPublic(to: routes.group("/v1/media"))
+            mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
             TourAuthoringRoutes(authoring: authoring).add(to: routes)
             storage.addFeedRoutes(to: routes)
         }

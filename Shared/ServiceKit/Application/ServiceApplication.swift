@@ -45,6 +45,7 @@ public struct ServiceApplication: ApplicationProtocol {
     ///   - metrics: Where metrics go; ``ServiceMetrics/shared`` in production, a fresh instance in tests.
     ///   - keySource: Access-token keys; `nil` fetches ``ServiceConfiguration/jwksURL`` with ``JWKSProvider``.
     ///   - openAPI: The document served at `/openapi.yaml`.
+    ///   - bodyLimitOverrides: Routes whose bodies may be larger (or must be smaller) than `maxBodyBytes`, e.g. uploads.
     ///   - clients: Connection pools and clients (e.g. `PostgresClient`): started with the app, stopped last.
     ///   - background: Consumers, relays, projections: stopped after HTTP has drained, before `clients`.
     ///   - logger: The application logger; defaults to one labelled with the service name.
@@ -56,6 +57,7 @@ public struct ServiceApplication: ApplicationProtocol {
         metrics: ServiceMetrics = .shared,
         keySource: (any AccessTokenKeySource)? = nil,
         openAPI: OpenAPIDocument? = nil,
+        bodyLimitOverrides: [BodyLimitOverride] = [],
         clients: [any Service] = [],
         background: [any Service] = [],
         logger: Logger? = nil,
@@ -68,7 +70,7 @@ public struct ServiceApplication: ApplicationProtocol {
             issuer: configuration.jwtIssuer,
             audience: configuration.jwtAudience
         )
-        let router = Self.makeRouter(configuration: configuration, metrics: metrics)
+        let router = Self.makeRouter(configuration: configuration, metrics: metrics, bodyLimitOverrides: bodyLimitOverrides)
         OperationalRoutes(readiness: readiness, metrics: metrics, openAPI: openAPI).add(to: router)
         try routes(
             ServiceRoutes(router: router, verifier: verifier, configuration: configuration, readiness: readiness, metrics: metrics, logger: logger)
@@ -86,12 +88,13 @@ public struct ServiceApplication: ApplicationProtocol {
 
     /// A router with ServiceKit's middlewares, outermost first: request id and trace context, HTTP
     /// metrics, problem rendering, body limit, internal-route guard.
-    static func makeRouter(configuration: ServiceConfiguration, metrics: ServiceMetrics) -> Router<ServiceRequestContext> {
+    static func makeRouter(configuration: ServiceConfiguration, metrics: ServiceMetrics,
+                           bodyLimitOverrides: [BodyLimitOverride] = []) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: RequestTracingMiddleware())
         router.add(middleware: HTTPMetricsMiddleware(factory: metrics.factory))
         router.add(middleware: ProblemMiddleware())
-        router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodyBytes))
+        router.add(middleware: BodyLimitMiddleware(limit: configuration.maxBodyBytes, overrides: bodyLimitOverrides))
         router.add(middleware: InternalTokenMiddleware(token: configuration.internalToken))
         return router
     }

@@ -11,10 +11,13 @@ public struct BodyLimitMiddleware: RouterMiddleware {
 
     /// Largest accepted body, in bytes.
     public let limit: Int
+    /// Larger (or smaller) limits for requests whose method and path match, e.g. media uploads: the first match wins.
+    public let overrides: [BodyLimitOverride]
 
-    /// Creates the middleware with a limit in bytes.
-    public init(limit: Int) {
+    /// Creates the middleware with a limit in bytes and per-route exceptions.
+    public init(limit: Int, overrides: [BodyLimitOverride] = []) {
         self.limit = limit
+        self.overrides = overrides
     }
 
     /// Checks the declared length, arms the streaming limit and runs `next`.
@@ -24,6 +27,8 @@ public struct BodyLimitMiddleware: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
+        let path = request.uri.path
+        let limit = overrides.first { $0.method == request.method && path.hasPrefix($0.pathPrefix) }?.limit ?? limit
         context.bodyLimit = limit
         if let declared = request.headers[.contentLength] {
             if let length = Int(declared), length > limit {
@@ -38,5 +43,18 @@ public struct BodyLimitMiddleware: RouterMiddleware {
         var request = request
         request.body = RequestBody(asyncSequence: ByteLimitedBody(base: request.body, limit: limit))
         return try await next(request, context)
+    }
+}
+
+/// A body limit for one method and path prefix (e.g. `POST /v1/media`: 100 MiB while JSON routes keep 1 MiB).
+public struct BodyLimitOverride: Sendable, Hashable {
+    public var method: HTTPRequest.Method
+    public var pathPrefix: String
+    public var limit: Int
+
+    public init(method: HTTPRequest.Method, pathPrefix: String, limit: Int) {
+        self.method = method
+        self.pathPrefix = pathPrefix
+        self.limit = limit
     }
 }

@@ -99,3 +99,14 @@ enum LanguageCode {
         return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 }
+
+/// `POST /v1/tours/{id}/stops/{stopId}/media`.
+public struct AttachMediaRequest: Decodable, Sendable, ValidatableRequest {
+    /// The SHA-256 address of an upload (`POST /v1/media`).
+    public var sha256: String
+
+    public func validate(into validator: inout Validator) {
+        validator.require(sha256.count == 64 && sha256.allSatisfy(\.isHexDigit), field: "sha256", code: "invalid-media",
+                          message: "must be the SHA-256 address of an upload")
+    }
+}

@@ -61,12 +61,29 @@ struct GuideTourResponse: ResponseEncodable {
 public struct TourAuthoring: Sendable {
     let repository: AggregateRepository<TourAggregate, AnyEventStore>
     let destinations: DestinationIndex
+    let media: MediaStore
     let now: @Sendable () -> Date
 
-    public init(store: AnyEventStore, destinations: DestinationIndex, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(store: AnyEventStore, destinations: DestinationIndex, media: MediaStore, now: @escaping @Sendable () -> Date = Date.init) {
         repository = AggregateRepository(store: store)
         self.destinations = destinations
+        self.media = media
         self.now = now
+    }
+
+    /// The uploads named by `addresses`, as stop media; 422 for any that was never uploaded.
+    func resolveMedia(_ addresses: [String], field: String) async throws -> [StopMedia] {
+        var resolved: [StopMedia] = []
+        var errors: [FieldError] = []
+        for (index, address) in addresses.enumerated() {
+            if let object = try await media.object(sha256: address.lowercased()) {
+                resolved.append(StopMedia(sha256: object.sha256, kind: object.kind.rawValue, contentType: object.contentType, size: Int64(object.size)))
+            } else {
+                errors.append(FieldError(field: "\(field)[\(index)]", code: "unknown-media", message: "was not uploaded (POST /v1/media)"))
+            }
+        }
+        guard errors.isEmpty else { throw Problem.unprocessable(fieldErrors: errors) }
+        return resolved
     }
 
     /// Runs `command` on `tourId`; `ifMatch` is the version the caller last saw, when it sent one.
@@ -83,6 +100,16 @@ public struct TourAuthoring: Sendable {
             let result = try await repository.store.append(
                 try events.map { try TourAggregate.payload(of: $0).newEvent(metadata: metadata) }, to: stream,
                 expectedVersion: loaded.version == 0 ? .noStream : .exact(loaded.version))
+            // Uploads a tour uses are no longer garbage (the flag is set after the event is durable).
+            let attached = events.flatMap { event -> [String] in
+                switch event {
+                case .stopAdded(let e): e.stop.media.map(\.sha256)
+                case .stopChanged(let e): e.stop.media.map(\.sha256)
+                case .mediaAttached(let e): [e.media.sha256]
+                default: []
+                }
+            }
+            if !attached.isEmpty { try await media.catalog.markReferenced(attached) }
             return (events.reduce(loaded.state, TourAggregate.apply), result.streamVersion)
         } catch let error as TourError {
             throw error.problem
@@ -143,7 +170,7 @@ public struct TourAuthoringRoutes: Sendable {
         }
         tours.post(":id/stops") { request, context -> EditedResponse<GuideTourResponse> in
             let body = try await request.decode(as: StopRequest.self, context: context)
-            let stop = Self.stop(body, id: .v4())
+            let stop = Self.stop(body, id: .v4(), media: try await authoring.resolveMedia(body.media ?? [], field: "media"))
             var response = try await run(request, context) { .addStop(actor: $0, stop: stop, position: body.position, at: $1) }
             response.status = .created
             return response
@@ -155,7 +182,14 @@ public struct TourAuthoringRoutes: Sendable {
         tours.put(":id/stops/:stopId") { request, context in
             let body = try await request.decode(as: StopRequest.self, context: context)
             let stopId = try Self.stopId(context)
-            return try await run(request, context) { .changeStop(actor: $0, stop: Self.stop(body, id: stopId), at: $1) }
+            let media = try await authoring.resolveMedia(body.media ?? [], field: "media")
+            return try await run(request, context) { .changeStop(actor: $0, stop: Self.stop(body, id: stopId, media: media), at: $1) }
+        }
+        tours.post(":id/stops/:stopId/media") { request, context in
+            let body = try await request.decode(as: AttachMediaRequest.self, context: context)
+            let stopId = try Self.stopId(context)
+            let media = try await authoring.resolveMedia([body.sha256], field: "sha256")
+            return try await run(request, context) { .attachMedia(actor: $0, stopId: stopId, media: media[0], at: $1) }
         }
         tours.delete(":id/stops/:stopId") { request, context in
             let stopId = try Self.stopId(context)
@@ -181,10 +215,9 @@ public struct TourAuthoringRoutes: Sendable {
         }
     }
 
-    static func stop(_ body: StopRequest, id: UUID) -> TourStop {
+    static func stop(_ body: StopRequest, id: UUID, media: [StopMedia]) -> TourStop {
         TourStop(stopId: id, name: body.name.trimmingCharacters(in: .whitespacesAndNewlines), description: body.description ?? "",
-                 location: body.location, triggerRadiusMetres: body.triggerRadiusMetres ?? 30,
-                 media: (body.media ?? []).map { StopMedia(sha256: $0.lowercased(), kind: "unknown", contentType: "application/octet-stream", size: 0) })
+                 location: body.location, triggerRadiusMetres: body.triggerRadiusMetres ?? 30, media: media)
     }
 
     static func checkDestination(_ id: Int64, _ index: DestinationIndex) throws {
