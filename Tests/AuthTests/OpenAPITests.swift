@@ -1,24 +1,14 @@
 import Auth
 import Foundation
 import Hummingbird
+import ServiceTesting
 import Testing
 
 /// Keeps `Services/Auth/Sources/openapi.yaml` true: it is what the service serves, it is OpenAPI 3.1, and it documents
 /// exactly the routes the service has.
 @Suite("auth: the OpenAPI document")
 struct OpenAPITests {
-    /// One operation: lower-case method and OpenAPI path template.
-    struct Route: Hashable, Sendable, CustomStringConvertible {
-        let method: String
-        let path: String
-
-        init(_ method: String, _ path: String) {
-            self.method = method
-            self.path = path
-        }
-
-        var description: String { "\(method.uppercased()) \(path)" }
-    }
+    typealias Route = OpenAPIRoute
 
     /// Every route auth serves. Update it with `AuthRoutes.swift` (and the document with it).
     static let routes: [Route] = [
@@ -54,49 +44,15 @@ struct OpenAPITests {
         Route("get", "/v1/internal/events"),
     ]
 
-    static let methods = ["get", "put", "post", "delete", "patch"]
+    static let methods = OpenAPIText.methods
 
     /// The document in the source tree.
     static func documentText() throws -> String {
-        let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/AuthTests
-        let root = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("Services/Auth/Sources/openapi.yaml")
-        return try String(contentsOf: url, encoding: .utf8)
+        try OpenAPIText.document("Services/Auth/Sources/openapi.yaml")
     }
 
-    /// The operations under `paths:`, by a scan of the YAML text: a path is a two-space-indented key starting with `/`,
-    /// its operations the four-space-indented method keys below it, up to the next path or top-level key.
     static func documentedRoutes(in yaml: String) -> [Route] {
-        var routes: [Route] = []
-        var inPaths = false
-        var path: String?
-        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indent = line.prefix { $0 == " " }.count
-            if indent == 0 {
-                inPaths = trimmed == "paths:"
-                path = nil
-                continue
-            }
-            guard inPaths else { continue }
-            if indent == 2 {
-                var key = trimmed
-                guard key.hasSuffix(":") else { path = nil; continue }
-                key.removeLast()
-                if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
-                    key = String(key.dropFirst().dropLast())
-                }
-                path = key.hasPrefix("/") ? key : nil
-            } else if indent == 4, let path {
-                let name = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                if methods.contains(name) || ["head", "options", "trace"].contains(name) {
-                    routes.append(Route(name, path))
-                }
-            }
-        }
-        return routes
+        OpenAPIText.routes(in: yaml)
     }
 
     /// A concrete URI for a path template (ids are random, so nothing exists there).

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One documented operation: lower-case method and OpenAPI path template.
+public struct OpenAPIRoute: Hashable, Sendable, CustomStringConvertible {
+    public let method: String
+    public let path: String
+
+    public init(_ method: String, _ path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    public var description: String { "\(method.uppercased()) \(path)" }
+}
+
+/// What a service's `openapi.yaml` documents, read from its text (no YAML library needed for this much).
+public enum OpenAPIText {
+    public static let methods = ["get", "put", "post", "delete", "patch"]
+
+    /// The operations under `paths:`, by a scan of the YAML text: a path is a two-space-indented key starting with `/`,
+    /// its operations the four-space-indented method keys below it, up to the next path or top-level key.
+    public static func routes(in yaml: String) -> [OpenAPIRoute] {
+        var routes: [OpenAPIRoute] = []
+        var inPaths = false
+        var path: String?
+        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let indent = line.prefix { $0 == " " }.count
+            if indent == 0 {
+                inPaths = trimmed == "paths:"
+                path = nil
+                continue
+            }
+            guard inPaths else { continue }
+            if indent == 2 {
+                var key = trimmed
+                guard key.hasSuffix(":") else { path = nil; continue }
+                key.removeLast()
+                if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
+                    key = String(key.dropFirst().dropLast())
+                }
+                path = key.hasPrefix("/") ? key : nil
+            } else if indent == 4, let path {
+                let name = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                if methods.contains(name) || ["head", "options", "trace"].contains(name) {
+                    routes.append(OpenAPIRoute(name, path))
+                }
+            }
+        }
+        return routes
+    }
+
+    /// The `openapi.yaml` of a service in the source tree, e.g. `Services/Auth/Sources/openapi.yaml`, found from a test file.
+    public static func document(_ relativePath: String, testFile: String = #filePath) throws -> String {
+        var directory = URL(fileURLWithPath: testFile).deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent(relativePath)
+            if FileManager.default.fileExists(atPath: candidate.path) { return try String(contentsOf: candidate, encoding: .utf8) }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw TestSetupError("\(relativePath) not found above \(testFile)")
+    }
+}
