@@ -143,3 +143,14 @@ private func addFeed<Store: EventStore>(_ store: Store, source: String, include:
                                         to routes: ServiceRoutes) {
     EventFeedController(store: store, source: source, include: include).addRoutes(to: routes.internalGroup())
 }
+
+/// How a service's executable starts any of its commands: logging from its configuration, then its storage opened for
+/// the duration of `body` (the application, or a one-shot operator command).
+public enum ServiceLauncher {
+    public static func run<T: Sendable>(service: ServiceConfiguration, runtime: RuntimeSettings,
+                                        _ body: @Sendable (ServiceStorage, Logger) async throws -> T) async throws -> T {
+        ServiceLogging.bootstrap(service)
+        let logger = ServiceLogging.makeLogger(service)
+        return try await ServiceStorage.withOpen(runtime, logger: logger) { storage in try await body(storage, logger) }
+    }
+}

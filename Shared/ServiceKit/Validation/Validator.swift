@@ -81,6 +81,22 @@ public struct Validator: Sendable {
         require(Self.looksLikeEmail(value), field: field, code: "invalid-email", message: "must be an e-mail address")
     }
 
+    /// Requires a BCP 47 language tag in its common form (`invalid-language`): a 2–3 letter language, then up to three
+    /// subtags of 2–8 letters or digits, e.g. `en`, `de-AT`, `zh-Hant-TW`.
+    public mutating func languageTag(_ value: String?, field: String) {
+        guard let value else { return }
+        require(Self.isLanguageTag(value), field: field, code: "invalid-language", message: "must be a BCP 47 language tag such as en or de-AT")
+    }
+
+    /// Whether `tag` is a BCP 47 language tag in its common form.
+    public static func isLanguageTag(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.count <= 4, tag.count <= 35
+        else { return false }
+        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
     /// Validates a nested value with field names prefixed by `field`, e.g. `stops[2].title`.
     public mutating func nested(_ field: String, _ body: (inout Validator) -> Void) {
         var child = Validator()

@@ -26,9 +26,7 @@ public struct AuthCommandLine: AsyncParsableCommand {
 
         public func run() async throws {
             let configuration = try AuthConfiguration.fromEnvironment()
-            ServiceLogging.bootstrap(configuration.service)
-            let logger = ServiceLogging.makeLogger(configuration.service)
-            try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
                 let server = try await AuthServer.assemble(configuration, storage: storage, logger: logger)
                 try await server.application(logger: logger).run()
                 await server.hasher.shutdown()
@@ -53,13 +51,11 @@ public struct AuthCommandLine: AsyncParsableCommand {
 
         public func run() async throws {
             let configuration = try AuthConfiguration.fromEnvironment()
-            ServiceLogging.bootstrap(configuration.service)
-            let logger = ServiceLogging.makeLogger(configuration.service)
             guard let password = ProcessInfo.processInfo.environment["WAYPOINT_ADMIN_PASSWORD"] ?? readLine(strippingNewline: true),
                   !password.isEmpty
             else { throw ValidationError("no password: set WAYPOINT_ADMIN_PASSWORD or pipe it on standard input") }
             let (username, email) = (username, email)
-            let user = try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            let user = try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
                 let server = try await AuthServer.assemble(configuration, storage: storage, logger: logger)
                 defer { Task { await server.hasher.shutdown() } }
                 do {
@@ -82,9 +78,7 @@ public struct AuthCommandLine: AsyncParsableCommand {
 
         public func run() async throws {
             let configuration = try AuthConfiguration.fromEnvironment()
-            ServiceLogging.bootstrap(configuration.service)
-            let logger = ServiceLogging.makeLogger(configuration.service)
-            let kid = try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            let kid = try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
                 let server = try await AuthServer.assemble(configuration, storage: storage, logger: logger)
                 defer { Task { await server.hasher.shutdown() } }
                 return try await server.keyRing.rotate()

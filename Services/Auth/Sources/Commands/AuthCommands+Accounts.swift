@@ -50,20 +50,8 @@ public struct ProfilePatch: Decodable, Sendable, ValidatableRequest {
                               message: "must be an ISO 4217 currency code such as EUR")
         }
         if case .set(let tag) = language {
-            validator.require(LanguageTag.isValid(tag), field: "language", code: "invalid-language",
-                              message: "must be a BCP 47 language tag such as en or de-AT")
+            validator.languageTag(tag, field: "language")
         }
-    }
-}
-
-/// BCP 47 tags in their common form: a 2–3 letter language, then up to three subtags of 2–8 letters or digits.
-enum LanguageTag {
-    static func isValid(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
-              parts.count <= 4, tag.count <= 35
-        else { return false }
-        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 }
 

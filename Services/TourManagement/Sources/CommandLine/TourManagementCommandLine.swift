@@ -23,9 +23,7 @@ public struct TourManagementCommandLine: AsyncParsableCommand {
 
         public func run() async throws {
             let configuration = try TourManagementConfiguration.fromEnvironment()
-            ServiceLogging.bootstrap(configuration.service)
-            let logger = ServiceLogging.makeLogger(configuration.service)
-            try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
                 let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
                 try await server.application(logger: logger).run()
             }
@@ -45,10 +43,8 @@ public struct TourManagementCommandLine: AsyncParsableCommand {
 
         public func run() async throws {
             let configuration = try TourManagementConfiguration.fromEnvironment()
-            ServiceLogging.bootstrap(configuration.service)
-            let logger = ServiceLogging.makeLogger(configuration.service)
             let file = file
-            let (imported, skipped) = try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            let (imported, skipped) = try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, _ in
                 let loaded = try file.map { try Gazetteer.load(from: URL(fileURLWithPath: $0)) } ?? Gazetteer.loadReferenceData()
                 let store = try await TourManagementServer.destinationStore(storage)
                 return (try await store.upsert(loaded.cities), loaded.skipped)

@@ -30,8 +30,7 @@ public struct TourDetailsRequest: Decodable, Sendable, ValidatableRequest {
         validator.require(Set(themes).count == themes.count, field: "themes", code: "duplicate", message: "must not repeat a theme")
         validator.count(languages, field: "languages", min: 1, max: 20)
         for (index, language) in languages.enumerated() {
-            validator.require(LanguageCode.isValid(language), field: "languages[\(index)]", code: "invalid-language",
-                              message: "must be a BCP 47 language tag such as en or de-AT")
+            validator.languageTag(language, field: "languages[\(index)]")
         }
         validator.require(price.amountMinor >= 0, field: "price.amountMinor", code: "negative", message: "must be 0 (free) or more")
         validator.require(price.amountMinor <= 100_000_000, field: "price.amountMinor", code: "too-large", message: "must be at most 100000000")
@@ -86,17 +85,6 @@ public struct StopOrderRequest: Decodable, Sendable, ValidatableRequest {
 
     public func validate(into validator: inout Validator) {
         validator.count(stopIds, field: "stopIds", min: 1, max: 500)
-    }
-}
-
-/// BCP 47 tags in their common form.
-enum LanguageCode {
-    static func isValid(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
-              parts.count <= 4, tag.count <= 35
-        else { return false }
-        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 }
 
