@@ -69,7 +69,6 @@ struct OperationsTests {
         let brokers = cluster.bootstrapServers
         let received = try await harness.run({ configuration in
             configuration.runtime.kafkaBrokers = brokers
-            configuration.runtime.kafkaProperties = KafkaMockCluster.clientProperties
         }) { _, client in
             _ = try await client.register("kafka1", "kafka1@example.com")
             let login = try await client.login("kafka1@example.com")

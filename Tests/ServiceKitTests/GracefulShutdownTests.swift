@@ -45,7 +45,7 @@ struct GracefulShutdownTests {
         let database = Probe(name: "database", timeline: timeline) {}
         let (ports, portReported) = AsyncStream.makeStream(of: Int.self)
         let app = try TestApplication.make(
-            configuration: .test(drainDelay: .milliseconds(800)),
+            configuration: .test(drainDelay: .seconds(3)),  // generous: the suite runs beside heavy tests
             readiness: readiness,
             clients: [database],
             background: [consumer],

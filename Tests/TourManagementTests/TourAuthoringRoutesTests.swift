@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Geo
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -34,6 +35,10 @@ struct TourAuthoringRoutesTests {
             runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
                                      backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
         try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
+            _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
+                City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61415)),
+            ])
             let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
             let app = try server.application(
                 metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
