@@ -167,7 +167,7 @@ struct SigningKeyTests {
             var payload = try Self.json(segment: 1, of: token)
             payload["role"] = "admin"
             let forged = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
-            segments[1] = KeyIdentifiers.base64URL(forged)
+            segments[1] = Base64URL.encode(forged)
             await #expect(throws: AccessTokenError.invalidSignatureOrClaims) {
                 try await verifier.verify(segments.joined(separator: "."))
             }
@@ -188,11 +188,11 @@ struct SigningKeyTests {
             var strangerSegments = strangerToken.split(separator: ".").map(String.init)
             var header = try Self.json(segment: 0, of: strangerToken)
             header["kid"] = kid
-            strangerSegments[0] = KeyIdentifiers.base64URL(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))
+            strangerSegments[0] = Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]))
             let input = strangerSegments[0] + "." + strangerSegments[1]
             let resigned = try strangerKey.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
             await #expect(throws: AccessTokenError.invalidSignatureOrClaims) {
-                try await verifier.verify(input + "." + KeyIdentifiers.base64URL(resigned.rawRepresentation))
+                try await verifier.verify(input + "." + Base64URL.encode(resigned.rawRepresentation))
             }
         }
     }

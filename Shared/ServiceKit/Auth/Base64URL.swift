@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// base64url without padding (RFC 4648 §5), the alphabet of JWTs and JWKs.
-enum Base64URL {
+public enum Base64URL {
     /// Encodes bytes as base64url without padding.
-    static func encode(_ bytes: some DataProtocol) -> String {
+    public static func encode(_ bytes: some DataProtocol) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -15,13 +15,13 @@ enum Base64URL {
     }
 
     /// Decodes base64url with or without padding; `nil` when not base64url.
-    static func decode(_ text: some StringProtocol) -> Data? {
+    public static func decode(_ text: some StringProtocol) -> Data? {
         decode(utf8: text.utf8)
     }
 
     /// Decodes base64url bytes (without padding); `nil` when not base64url. Works on the UTF-8 bytes directly: a token
     /// is verified on every request, and character-by-character string handling was most of its cost.
-    static func decode(utf8 bytes: some Collection<UInt8>) -> Data? {
+    public static func decode(utf8 bytes: some Collection<UInt8>) -> Data? {
         var base64 = [UInt8]()
         base64.reserveCapacity(bytes.count + 3)
         for byte in bytes {

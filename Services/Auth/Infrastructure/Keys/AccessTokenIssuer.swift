@@ -73,10 +73,10 @@ public struct AccessTokenIssuer: Sendable {
         encoder.dateEncodingStrategy = .integerSecondsSince1970
         let header = try encoder.encode(Header(alg: "RS256", kid: kid, typ: "JWT"))
         let payload = try encoder.encode(claims)
-        let signingInput = KeyIdentifiers.base64URL(header) + "." + KeyIdentifiers.base64URL(payload)
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = try key.signature(for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return IssuedAccessToken(
-            token: signingInput + "." + KeyIdentifiers.base64URL(signature.rawRepresentation),
+            token: signingInput + "." + Base64URL.encode(signature.rawRepresentation),
             tokenId: tokenId,
             expiresAt: expiresAt)
     }

@@ -80,17 +80,4 @@ enum Bcrypt {
             false
         }
     }
-
-    /// Whether `presented` equals `expected`, in time that depends only on the length of `expected`.
-    @inline(never)
-    static func constantTimeEquals(_ presented: String, _ expected: String) -> Bool {
-        let lhs = Array(presented.utf8)
-        let rhs = Array(expected.utf8)
-        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
-        for index in rhs.indices {
-            let actual = index < lhs.count ? lhs[index] : ~rhs[index]
-            difference |= actual ^ rhs[index]
-        }
-        return difference == 0
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 import Synchronization
 
 /// bcrypt password hashing through libxcrypt (`crypt_gensalt_rn` / `crypt_rn`), off the cooperative pool.
@@ -78,7 +79,7 @@ public struct PasswordHasher: Sendable {
         return (try? await workers.run {
             counter.value.add(1, ordering: .relaxed)
             guard let computed = Bcrypt.crypt(password, setting: hash) else { return false }
-            return Bcrypt.constantTimeEquals(computed, hash)
+            return ConstantTime.equals(computed, hash)
         }) ?? false
     }
 
@@ -94,7 +95,7 @@ public struct PasswordHasher: Sendable {
         _ = try? await workers.run {
             counter.value.add(1, ordering: .relaxed)
             let computed = Bcrypt.crypt(password, setting: setting) ?? ""
-            return Bcrypt.constantTimeEquals(computed, setting)
+            return ConstantTime.equals(computed, setting)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// The decoded, not yet trusted, parts of a compact JWS ID token.
 ///
@@ -66,9 +67,9 @@ struct IDTokenParts {
     init(token: String) throws(OIDCError) {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3, !segments[0].isEmpty, !segments[1].isEmpty,
-            let headerJSON = Self.base64URLDecode(segments[0]),
-            let claimsJSON = Self.base64URLDecode(segments[1]),
-            segments[2].isEmpty || Self.base64URLDecode(segments[2]) != nil
+            let headerJSON = Base64URL.decode(segments[0]),
+            let claimsJSON = Base64URL.decode(segments[1]),
+            segments[2].isEmpty || Base64URL.decode(segments[2]) != nil
         else { throw .malformed }
         do {
             header = try JSONDecoder().decode(Header.self, from: headerJSON)
@@ -76,16 +77,5 @@ struct IDTokenParts {
         } catch {
             throw .malformed
         }
-    }
-
-    /// base64url (RFC 4648 §5) with or without padding; `nil` when not base64url.
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        guard text.utf8.allSatisfy({ byte in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }

@@ -250,8 +250,8 @@ public final class AuthCommands: Sendable {
                 throw AuthError.refreshTokenReused
             }
             let at = now()
-            guard ConstantTimeText.equal(hash, session.currentTokenHash), session.isLive(at: at) else { throw AuthError.invalidRefreshToken }
-            guard let bound = session.deviceId, ConstantTimeText.equal(deviceId, bound) else { throw AuthError.invalidRefreshToken }
+            guard ConstantTime.equals(hash, session.currentTokenHash), session.isLive(at: at) else { throw AuthError.invalidRefreshToken }
+            guard let bound = session.deviceId, ConstantTime.equals(deviceId, bound) else { throw AuthError.invalidRefreshToken }
             guard let user = directory.user(session.userId), user.status == .active else { throw AuthError.invalidRefreshToken }
             let next = SecretToken.generate(for: session.id)
             let expiresAt = at.addingTimeInterval(settings.refreshTokenLifetime.timeInterval)
@@ -371,7 +371,7 @@ public final class AuthCommands: Sendable {
         guard let token = SecretToken(presented: presented) else { throw AuthError.invalidResetToken }
         try await directory.sync()
         guard let user = directory.user(token.owner), user.status == .active, let stored = user.resetTokenHash,
-              let expiresAt = user.resetExpiresAt, expiresAt > now(), ConstantTimeText.equal(token.hash, stored)
+              let expiresAt = user.resetExpiresAt, expiresAt > now(), ConstantTime.equals(token.hash, stored)
         else { throw AuthError.invalidResetToken }
         try PasswordRules.check(newPassword, field: "newPassword", username: user.username, email: user.email)
         try await setPassword(user, to: newPassword, reason: .reset)
@@ -389,17 +389,6 @@ extension Optional {
 extension Duration {
     var timeInterval: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
-/// Equal-length string comparison whose time does not depend on where the strings differ.
-enum ConstantTimeText {
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }
 

@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import ServiceKit
 
 /// Opaque bearer secrets handed to clients (refresh tokens, password-reset tokens): the owning record's id (16 bytes)
 /// followed by 32 random bytes (256 bits), base64url without padding. Only the SHA-256 of the random part is stored,
@@ -17,7 +18,8 @@ struct SecretToken: Sendable, Hashable {
 
     /// Parses a presented token; `nil` when it is not one of ours.
     init?(presented: String) {
-        guard presented.utf8.count == 64, let bytes = Base64URL.decode(presented), bytes.count == 48 else { return nil }
+        guard presented.utf8.count == 64, let decoded = Base64URL.decode(presented), decoded.count == 48 else { return nil }
+        let bytes = Array(decoded)
         let uuid = bytes.prefix(16)
         owner = UUID(uuid: (uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7],
                             uuid[8], uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]))
@@ -40,22 +42,6 @@ struct SecretToken: Sendable, Hashable {
 
     static func hash(_ bytes: [UInt8]) -> String {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-/// Unpadded base64url (RFC 4648 §5).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }
 
