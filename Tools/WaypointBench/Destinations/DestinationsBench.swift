@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import ServiceKit
+import ServiceTesting
 import TourManagement
 
 /// `waypoint-bench destinations`: prefix search over the whole gazetteer, in process and through HTTP.
@@ -71,26 +72,22 @@ struct DestinationsBench: AsyncParsableCommand {
 
     /// One request at a time against the real routes on loopback.
     static func http(index: DestinationIndex, prefixes: [String], logger: Logger) async throws -> Latencies {
-        let port = PortBox()
-        let app = try ServiceApplication(
-            configuration: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .error),
-            metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:]), logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() },
-            onServerRunning: { port.set($0.localAddress?.port ?? 0) }
-        ) { routes in
-            DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
-        }
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            defer { group.cancelAll() }
-            let bound = try await port.wait()
+        try await LoopbackServer.run({ reportPort in
+            try ServiceApplication(
+                configuration: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .error),
+                metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:]), logger: LoopbackServer.quietLogger,
+                onServerRunning: { reportPort($0.localAddress?.port ?? 0) }
+            ) { routes in
+                DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            }
+        }) { port in
             var latencies = Latencies(resolution: 0.001)
-            let client = HTTPClient.shared
             let clock = ContinuousClock()
             for (number, prefix) in prefixes.enumerated() {
                 let encoded = prefix.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? prefix
-                let request = HTTPClientRequest(url: "http://127.0.0.1:\(bound)/v1/destinations?prefix=\(encoded)")
+                let request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/destinations?prefix=\(encoded)")
                 let t0 = clock.now
-                let response = try await client.execute(request, timeout: .seconds(10))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
                 _ = try await response.body.collect(upTo: 1 << 20)
                 if number >= 100 { latencies.record(clock.now - t0) }  // the first 100 warm the connection up
                 guard response.status == .ok else { throw ValidationError("HTTP \(response.status) for prefix \(prefix)") }
@@ -121,22 +118,5 @@ struct DestinationFigures: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case cities, prefix = "prefix_ms", httpPrefix = "http_prefix_ms", indexMegabytes = "index_mb"
-    }
-}
-
-/// The port the bench's server bound, handed from `onServerRunning` to the client.
-final class PortBox: Sendable {
-    private let stream: AsyncStream<Int>
-    private let continuation: AsyncStream<Int>.Continuation
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-    }
-
-    func set(_ port: Int) { continuation.yield(port) }
-
-    func wait() async throws -> Int {
-        for await port in stream { return port }
-        throw CancellationError()
     }
 }
