@@ -175,4 +175,43 @@ struct TourAuthoringRoutesTests {
             #expect(Array(download.body.readableBytesView) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         }
     }
+
+    @Test("GET /v1/guides/me/tours lists the guide's own tours from the read model (the running service's projection)")
+    func myTours() async throws {
+        let directory = TemporaryDirectory("waypoint-tours-live")
+        defer { directory.remove() }
+        let logger = {
+            var logger = Logger(label: "test")
+            logger.logLevel = .warning
+            return logger
+        }()
+        let configuration = TourManagementConfiguration(
+            service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
+            runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
+                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
+        try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+            _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
+                City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61414)),
+            ])
+            let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
+            let app = try server.application(
+                metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
+                logger: logger)
+            try await app.test(.live) { client in
+                let guide = try await Self.token(Self.guide, role: .guide)
+                let other = try await Self.token(Self.otherGuide, role: .guide)
+                let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
+                let id = try #require(created.json["id"] as? String)
+                _ = try await Self.send(client, .post, "/v1/tours", Self.draft, token: other)
+                var listed: [[String: Any]] = []
+                for _ in 0..<100 where listed.isEmpty {
+                    listed = (try await Self.send(client, .get, "/v1/guides/me/tours", token: guide).json["tours"] as? [[String: Any]]) ?? []
+                    if listed.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(listed.count == 1)
+                #expect((listed.first?["tourId"] as? String)?.lowercased() == id)
+                #expect(listed.first?["status"] as? String == "draft")
+            }
+        }
+    }
 }

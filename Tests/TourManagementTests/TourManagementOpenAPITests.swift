@@ -20,6 +20,7 @@ struct TourManagementOpenAPITests {
         OpenAPIRoute("post", "/v1/tours/{id}/stops/{stopId}/media"),
         OpenAPIRoute("post", "/v1/tours/{id}/publish"),
         OpenAPIRoute("post", "/v1/tours/{id}/unpublish"),
+        OpenAPIRoute("get", "/v1/guides/me/tours"),
         OpenAPIRoute("get", "/v1/guides/me/tours/{id}"),
         OpenAPIRoute("post", "/v1/media"),
         OpenAPIRoute("get", "/v1/media/{sha256}"),

@@ -120,6 +120,15 @@ public final class DestinationIndex: Sendable {
         counts.withLock { $0.completedPurchases[index] = count > 0 ? count : nil }
     }
 
+    /// Replaces every published-tour count at once (from the tours read model).
+    public func replacePublishedTours(_ counts: [Int64: Int]) {
+        var byIndex: [UInt32: Int] = [:]
+        for (cityID, count) in counts where count > 0 {
+            if let index = indexOfID[cityID] { byIndex[index] = count }
+        }
+        self.counts.withLock { $0.publishedTours = byIndex }
+    }
+
     public func publishedTours(cityID: Int64) -> Int {
         guard let index = indexOfID[cityID] else { return 0 }
         return counts.withLock { $0.publishedTours[index] ?? 0 }

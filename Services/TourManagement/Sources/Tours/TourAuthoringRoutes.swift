@@ -56,13 +56,19 @@ struct GuideTourResponse: ResponseEncodable {
     }
 }
 
+/// `GET /v1/guides/me/tours`: the guide's tours from the `guide_tours` read model (it trails a command by the
+/// projection's poll interval, 100 ms by default).
+struct GuideTourListResponse: ResponseEncodable {
+    var tours: [GuideTourRow]
+}
+
 /// Authoring commands over the log: load the tour, check `If-Match`, decide, append at the loaded version — a
 /// concurrent edit is a 409, never a lost update.
 public struct TourAuthoring: Sendable {
     let repository: AggregateRepository<TourAggregate, AnyEventStore>
     let destinations: DestinationIndex
     let media: MediaStore
-    let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
 
     public init(store: AnyEventStore, destinations: DestinationIndex, media: MediaStore, now: @escaping @Sendable () -> Date = Date.init) {
         repository = AggregateRepository(store: store)
@@ -87,7 +93,7 @@ public struct TourAuthoring: Sendable {
     }
 
     /// Runs `command` on `tourId`; `ifMatch` is the version the caller last saw, when it sent one.
-    func execute(_ command: TourCommand, on tourId: UUID, ifMatch: Int64?, metadata: EventMetadata) async throws -> (TourState, Int64) {
+    public func execute(_ command: TourCommand, on tourId: UUID, ifMatch: Int64?, metadata: EventMetadata) async throws -> (TourState, Int64) {
         let stream = TourAggregate.streamID(tourId)
         do {
             let loaded = try await repository.load(stream)
@@ -127,9 +133,11 @@ public struct TourAuthoring: Sendable {
 /// `/v1/tours` authoring (guides) and `/v1/guides/me/tours/{id}` (the guide's working copy).
 public struct TourAuthoringRoutes: Sendable {
     public let authoring: TourAuthoring
+    public let guideTours: GuideTours
 
-    public init(authoring: TourAuthoring) {
+    public init(authoring: TourAuthoring, guideTours: GuideTours) {
         self.authoring = authoring
+        self.guideTours = guideTours
     }
 
     public func add(to routes: ServiceRoutes) {
@@ -206,6 +214,12 @@ public struct TourAuthoringRoutes: Sendable {
             return .noContent
         }
 
+        let guideTours = guideTours
+        routes.authenticated("/v1/guides/me/tours", requiring: .guide).get { _, context -> GuideTourListResponse in
+            let identity = try context.requireIdentity()
+            guard let guide = UUID(uuidString: identity.subject) else { throw Problem.forbidden("unknown caller") }
+            return GuideTourListResponse(tours: try await guideTours.tours(ofGuide: guide))
+        }
         routes.authenticated("/v1/guides/me/tours", requiring: .guide).get(":id") { _, context -> EditedResponse<GuideTourResponse> in
             let identity = try context.requireIdentity()
             let (state, version) = try await authoring.load(try Self.tourId(context))

@@ -1,0 +1,72 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Scheduled work of tour-management, until graceful shutdown: every `countsInterval` the published-tour counts of the
+/// `guide_tours` read model go into the destination index (its search ranking), and every `expiryInterval` drafts
+/// untouched for 30 days are expired through the aggregate (`TourDraftExpired`).
+public struct TourMaintenance: Service {
+    let authoring: TourAuthoring
+    let reads: GuideTours
+    let index: DestinationIndex
+    let countsInterval: Duration
+    let expiryInterval: Duration
+    let logger: Logger
+
+    public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, countsInterval: Duration = .seconds(30),
+                expiryInterval: Duration = .seconds(3600), logger: Logger) {
+        self.authoring = authoring
+        self.reads = reads
+        self.index = index
+        self.countsInterval = countsInterval
+        self.expiryInterval = expiryInterval
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try? await cancelWhenGracefulShutdown { try await loop() }
+    }
+
+    private func loop() async throws {
+        var lastExpiry = ContinuousClock.now - expiryInterval
+        do {
+            while !Task.isCancelled {
+                do {
+                    try await refreshCounts()
+                    if ContinuousClock.now - lastExpiry >= expiryInterval {
+                        lastExpiry = .now
+                        let expired = try await expireDrafts()
+                        if expired > 0 { logger.notice("expired untouched drafts", metadata: ["drafts": "\(expired)"]) }
+                    }
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("tour maintenance failed; retrying next round", metadata: ["error": "\(error)"])
+                }
+                try await Task.sleep(for: countsInterval)
+            }
+        } catch is CancellationError {}
+    }
+
+    /// Published tours per destination into the index.
+    public func refreshCounts() async throws {
+        let counts = try await reads.publishedCountsByDestination()
+        index.replacePublishedTours(counts)
+    }
+
+    /// Expires drafts untouched for ``TourAggregate/draftLifetime``; returns how many.
+    @discardableResult
+    public func expireDrafts() async throws -> Int {
+        let now = authoring.now()
+        let cutoff = now.addingTimeInterval(-TourAggregate.draftLifetime)
+        var expired = 0
+        for draft in try await reads.drafts(untouchedSince: cutoff) {
+            let (state, _) = try await authoring.execute(.expireDraft(olderThan: cutoff, at: now), on: draft.tourId, ifMatch: nil,
+                                                         metadata: EventMetadata(actorID: "system:draft-expiry"))
+            if state.status == .expired { expired += 1 }
+        }
+        return expired
+    }
+}
