@@ -1,3 +1,4 @@
+import Contracts
 import AsyncHTTPClient
 import EventSourcing
 import Foundation
@@ -40,7 +41,7 @@ public struct EmbeddedFeedSource: EventSource {
     public func close() async {}
 
     private func fetch(_ feed: EmbeddedFeed, after position: Int64, limit: Int, wait: Duration) async throws -> [IncomingEvent] {
-        let waitSeconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        let waitSeconds = wait.timeInterval
         var request = HTTPClientRequest(url: "\(feed.baseURL)/v1/internal/events?after=\(position)&limit=\(limit)&wait=\(waitSeconds)")
         request.headers.add(name: "Authorization", value: "Bearer \(feed.internalToken)")
         let response: HTTPClientResponse

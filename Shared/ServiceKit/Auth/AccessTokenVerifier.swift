@@ -1,3 +1,4 @@
+import Contracts
 import JWTKit
 import Logging
 import Synchronization
@@ -72,7 +73,7 @@ public struct AccessTokenVerifier: Sendable {
     /// Checks times (with ``leeway``), issuer and audience.
     func validate(_ claims: AccessTokenClaims) throws {
         let now = now()
-        let leewaySeconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
+        let leewaySeconds = leeway.timeInterval
         guard now.timeIntervalSince(claims.expiresAt.value) < leewaySeconds else { throw AccessTokenError.expired }
         if let notBefore = claims.notBefore?.value, notBefore.timeIntervalSince(now) > leewaySeconds {
             throw AccessTokenError.notYetValid

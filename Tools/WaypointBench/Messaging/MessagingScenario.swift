@@ -63,5 +63,5 @@ struct MessagingScenario {
 
 extension Duration {
     /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    var seconds: Double { timeInterval }
 }

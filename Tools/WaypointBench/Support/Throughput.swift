@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// How many operations a timed section completed, and how long it took.
@@ -12,7 +13,7 @@ struct Throughput: Sendable, CustomStringConvertible {
 
     /// The duration in seconds.
     var seconds: Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.timeInterval
     }
 
     /// Operations per second.
@@ -24,7 +25,7 @@ struct Throughput: Sendable, CustomStringConvertible {
     var roundedPerSecond: Int { Int(perSecond.rounded()) }
 
     var description: String {
-        let cpu = Double(cpuTime.components.seconds) + Double(cpuTime.components.attoseconds) / 1e18
+        let cpu = cpuTime.timeInterval
         let timing = String(format: "%.2f s (cpu %.2f s)", seconds, cpu)
         return "\(operations) in \(timing) = \(roundedPerSecond)/s"
     }

@@ -1,3 +1,4 @@
+import Contracts
 import _CryptoExtras
 import Crypto
 import Foundation
@@ -63,7 +64,7 @@ public struct AccessTokenIssuer: Sendable {
     public func issue(subject: String, role: Role, sessionId: String) async throws -> IssuedAccessToken {
         let (kid, key) = try await keyRing.signingKey()
         let issuedAt = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
-        let expiresAt = issuedAt.addingTimeInterval(KeyIdentifiers.seconds(lifetime).rounded(.down))
+        let expiresAt = issuedAt.addingTimeInterval(lifetime.timeInterval.rounded(.down))
         let tokenId = KeyIdentifiers.random()
         let claims = AccessTokenClaims(
             subject: subject, role: role, sessionId: sessionId, tokenId: tokenId,

@@ -9,9 +9,4 @@ enum KeyIdentifiers {
         let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Base64URL.encode(bytes)
     }
-
-    /// `duration` in seconds, as a `TimeInterval`.
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -1,3 +1,4 @@
+import Contracts
 import _CryptoExtras
 import EventSourcing
 import Foundation
@@ -201,7 +202,7 @@ public actor SigningKeyRing {
 
     private func isPublished(_ key: StoredSigningKey, at now: Date) -> Bool {
         guard let retiredAt = key.retiredAt else { return true }
-        return retiredAt.addingTimeInterval(KeyIdentifiers.seconds(tokenLifetime + leeway)) > now
+        return retiredAt.addingTimeInterval((tokenLifetime + leeway).timeInterval) > now
     }
 
     private func reloadInBackgroundIfStale() {

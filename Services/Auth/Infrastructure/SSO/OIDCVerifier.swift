@@ -1,3 +1,4 @@
+import Contracts
 import AsyncHTTPClient
 import Foundation
 import JWTKit
@@ -80,7 +81,7 @@ public final class OIDCVerifier: Sendable {
         guard claims.audience.contains(where: configuration.audiences.contains) else { throw OIDCError.wrongAudience }
         guard let expiresAt = claims.expiresAt, let issuedAt = claims.issuedAt else { throw OIDCError.malformed }
         let now = now().timeIntervalSince1970
-        let leewaySeconds = Double(leeway.components.seconds) + Double(leeway.components.attoseconds) * 1e-18
+        let leewaySeconds = leeway.timeInterval
         guard now - expiresAt < leewaySeconds else { throw OIDCError.expired }
         guard issuedAt - now <= leewaySeconds else { throw OIDCError.issuedInFuture }
         if let notBefore = claims.notBefore, notBefore - now > leewaySeconds { throw OIDCError.notYetValid }

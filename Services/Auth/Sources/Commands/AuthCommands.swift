@@ -386,11 +386,6 @@ extension Optional {
     }
 }
 
-extension Duration {
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
 
 /// auth's own metrics (on top of ServiceKit's HTTP metrics).
 enum AuthMetrics {
