@@ -45,7 +45,7 @@ struct GuideToursProjectionTests {
                                          on: TourAggregate.streamID(published))
             try await repository.execute(.deleteDraft(actor: guide, at: now), on: TourAggregate.streamID(deleted))
 
-            let live: any GuideToursRunner = if let sqlite = storage.sqlite {
+            let live: any ProjectionRunning = if let sqlite = storage.sqlite {
                 ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: sqlite, projection: SQLiteGuideToursProjection()))
             } else {
                 ProjectionRunner(store: store, target: PostgresProjectionTarget(database: storage.postgres!, projection: PostgresGuideToursProjection()))
@@ -83,10 +83,3 @@ struct GuideToursProjectionTests {
     }
 }
 
-/// What the test needs of a runner, whatever its generic parameters.
-protocol GuideToursRunner: Sendable {
-    func catchUp() async throws
-    @discardableResult func rebuild() async throws -> Int64
-}
-
-extension ProjectionRunner: GuideToursRunner {}

@@ -44,26 +44,27 @@ public struct TourManagementServer: Sendable {
         let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, media: media, now: now)
         let mediaRoutes = MediaRoutes(store: media)
         let reads = GuideTours(sqlite: storage.sqlite, postgres: storage.postgres)
-        let store = AnyEventStore(storage.store)
-        let guideTours: any Service = if let sqlite = storage.sqlite {
-            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: sqlite, projection: SQLiteGuideToursProjection()))
-        } else {
-            ProjectionRunner(store: store, target: PostgresProjectionTarget(database: storage.postgres!, projection: PostgresGuideToursProjection()))
-        }
-        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, logger: logger)
+        let guideTours = storage.projection(sqlite: SQLiteGuideToursProjection(), postgres: PostgresGuideToursProjection(), logger: logger)
+        let discovery = storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger)
+        let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
+        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
+        let readiness = Readiness()
+        readiness.register(guideTours)
+        readiness.register(discovery)
         return try ServiceApplication(
-            configuration: configuration.service, metrics: metrics, keySource: keySource,
+            configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, maintenance, MediaGarbageCollector(store: media, logger: logger)],
+                + [guideTours, discovery, maintenance, MediaGarbageCollector(store: media, logger: logger)],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
             mediaRoutes.addPublic(to: routes.group("/v1/media"))
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
             TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
+            DiscoveryRoutes(catalog: catalog, destinations: index).add(to: routes)
             storage.addFeedRoutes(to: routes)
         }
     }

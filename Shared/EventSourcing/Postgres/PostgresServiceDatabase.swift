@@ -17,7 +17,8 @@ public final class PostgresServiceDatabase: Service, Sendable {
     /// Connects lazily to `url` (`postgres://user:password@host:port/database[?sslmode=require]`).
     ///
     /// - Parameters:
-    ///   - schema: when set, every connection's `search_path` is this schema, created if missing.
+    ///   - schema: when set, every connection's `search_path` is this schema (then `public`, where extensions such as
+    ///     PostGIS live), created if missing.
     ///   - maximumConnections: size of the connection pool.
     public init(url: String, schema: String? = nil, maximumConnections: Int = 20, logger: Logger = Logger(label: "waypoint.postgres")) throws {
         var configuration = try Self.configuration(from: url)
@@ -26,7 +27,8 @@ public final class PostgresServiceDatabase: Service, Sendable {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
                 throw PostgresServiceDatabaseError.invalidURL("schema must be letters, digits and underscores")
             }
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
+            // `public` stays on the path after the service's schema: extensions (PostGIS) live there.
+            configuration.options.additionalStartupParameters = [("search_path", schema == "public" ? schema : "\(schema), public")]
         }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.schema = schema ?? "public"

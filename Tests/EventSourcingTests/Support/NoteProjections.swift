@@ -74,7 +74,7 @@ struct NoteCount: Hashable, Sendable {
 struct NoteReadModel: Sendable {
     let connection: TestDatabase.Connection
 
-    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100) -> any NoteRunner {
+    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100) -> any ProjectionRunning {
         switch connection {
         case .sqlite(let database):
             ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection()),
@@ -100,13 +100,3 @@ struct NoteReadModel: Sendable {
         }
     }
 }
-
-/// What tests need of a runner, independent of its generic parameters.
-protocol NoteRunner: Sendable {
-    var status: ProjectionStatus { get }
-    func run() async throws
-    func catchUp() async throws
-    @discardableResult func rebuild() async throws -> Int64
-}
-
-extension ProjectionRunner: NoteRunner {}

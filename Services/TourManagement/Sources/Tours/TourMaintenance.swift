@@ -11,13 +11,16 @@ public struct TourMaintenance: Service {
     let authoring: TourAuthoring
     let reads: GuideTours
     let index: DestinationIndex
+    /// The `guide_tours` projection: rounds start once it has caught up with the log.
+    let projection: (any ProjectionRunning)?
     let countsInterval: Duration
     let expiryInterval: Duration
     let logger: Logger
 
-    public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, countsInterval: Duration = .seconds(30),
-                expiryInterval: Duration = .seconds(3600), logger: Logger) {
+    public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, after projection: (any ProjectionRunning)? = nil,
+                countsInterval: Duration = .seconds(30), expiryInterval: Duration = .seconds(3600), logger: Logger) {
         self.authoring = authoring
+        self.projection = projection
         self.reads = reads
         self.index = index
         self.countsInterval = countsInterval
@@ -32,6 +35,10 @@ public struct TourMaintenance: Service {
     private func loop() async throws {
         var lastExpiry = ContinuousClock.now - expiryInterval
         do {
+            // Counting from a read model that is still being created or replayed would publish wrong numbers.
+            while let projection, !Self.isLive(projection.status) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             while !Task.isCancelled {
                 do {
                     try await refreshCounts()
@@ -68,5 +75,12 @@ public struct TourMaintenance: Service {
             if state.status == .expired { expired += 1 }
         }
         return expired
+    }
+}
+
+extension TourMaintenance {
+    static func isLive(_ status: ProjectionStatus) -> Bool {
+        if case .live = status { return true }
+        return false
     }
 }

@@ -1,0 +1,306 @@
+import Contracts
+import EventSourcing
+import Foundation
+import GRDB
+import PostgresNIO
+
+/// Ratings of a tour as discovery shows and sorts them.
+public struct TourRating: Sendable, Hashable, Codable {
+    /// Prior of the Bayesian average: `priorWeight` imaginary ratings of `priorMean` (IMDb's weighted rating). A tour
+    /// with few ratings sorts near 3.5 until enough travellers agree it is better or worse.
+    public static let priorMean = 3.5
+    public static let priorWeight = 5.0
+
+    public var count: Int
+    public var sum: Int
+
+    public init(count: Int = 0, sum: Int = 0) {
+        self.count = count
+        self.sum = sum
+    }
+
+    /// Plain average, `nil` without ratings.
+    public var average: Double? { count == 0 ? nil : Double(sum) / Double(count) }
+
+    /// `(w·m + Σ ratings) / (w + n)`: what the rating sort orders by.
+    public var bayesian: Double { (Self.priorWeight * Self.priorMean + Double(sum)) / (Self.priorWeight + Double(count)) }
+}
+
+/// One row of the discovery read model: the last published revision of a tour, with what discovery sorts by.
+public struct PublishedTour: Sendable, Hashable {
+    public var tourId: UUID
+    public var guideId: UUID
+    public var revision: Int
+    public var details: TourDetails
+    public var stops: [TourStop]
+    public var lengthMetres: Int
+    /// Whether travellers see it (false after `TourUnpublished`; the row stays so ratings and first publication
+    /// survive a later re-publication).
+    public var listed: Bool
+    public var firstPublishedAt: Date
+    public var publishedAt: Date
+    public var rating: TourRating
+    /// Completed purchases and acquisitions (the popularity sort).
+    public var popularity: Int
+
+    /// Where the tour starts: its first stop.
+    public var start: LatLng { stops.first?.location ?? LatLng(lat: 0, lng: 0) }
+
+    /// The published revision, as stored in the row's `document` column.
+    struct Document: Codable {
+        var guideId: UUID
+        var revision: Int
+        var details: TourDetails
+        var stops: [TourStop]
+        var lengthMetres: Int
+    }
+
+    var document: Document {
+        Document(guideId: guideId, revision: revision, details: details, stops: stops, lengthMetres: lengthMetres)
+    }
+
+    init(tourId: UUID, document: Document, listed: Bool, firstPublishedAt: Date, publishedAt: Date, rating: TourRating, popularity: Int) {
+        self.tourId = tourId
+        guideId = document.guideId
+        revision = document.revision
+        details = document.details
+        stops = document.stops
+        lengthMetres = document.lengthMetres
+        self.listed = listed
+        self.firstPublishedAt = firstPublishedAt
+        self.publishedAt = publishedAt
+        self.rating = rating
+        self.popularity = popularity
+    }
+
+    /// Searchable text, folded: title, description, stop names.
+    var searchText: (title: String, description: String, stops: String) {
+        (DiscoveryText.folded(details.title), DiscoveryText.folded(details.description),
+         DiscoveryText.folded(stops.map(\.name).joined(separator: " \u{2022} ")))
+    }
+
+    /// `,de,en,`: primary language subtags, so `LIKE '%,de,%'` matches `de` and `de-AT`.
+    var languageList: String {
+        "," + Set(details.languages.map(DiscoveryText.primaryLanguage)).sorted().joined(separator: ",") + ","
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// How tour events change discovery rows; both backends apply exactly this.
+enum DiscoveryFold {
+    enum Change {
+        /// Upsert the published revision, keeping first publication, ratings and popularity of an existing row.
+        case publish(TourPublished)
+        case unlist(UUID)
+        case none
+    }
+
+    static func change(for event: TourEvent) -> Change {
+        switch event {
+        case .published(let e): .publish(e)
+        case .unpublished(let e): .unlist(e.tourId)
+        default: .none
+        }
+    }
+
+    static func row(_ e: TourPublished, existing: PublishedTour?) -> PublishedTour {
+        PublishedTour(tourId: e.tourId, document: PublishedTour.Document(guideId: e.guideId, revision: e.revision, details: e.details,
+                                                                         stops: e.stops, lengthMetres: e.lengthMetres),
+                      listed: true, firstPublishedAt: existing?.firstPublishedAt ?? e.publishedAt, publishedAt: e.publishedAt,
+                      rating: existing?.rating ?? TourRating(), popularity: existing?.popularity ?? 0)
+    }
+}
+
+/// The discovery read model on SQLite: `tour_search` rows, an FTS5 index over folded title, description and stop
+/// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
+public struct SQLiteDiscoveryProjection: SQLiteProjection {
+    public let name = "discovery"
+    public let tables = ["tour_search", "tour_text", "tour_start"]
+
+    public init() {}
+
+    public func createTables(_ db: Database, _ t: ProjectionTables) throws {
+        try db.execute(sql: """
+            CREATE TABLE \(t("tour_search")) (
+                doc_id INTEGER PRIMARY KEY, tour_id TEXT NOT NULL UNIQUE, guide_id TEXT NOT NULL, listed INTEGER NOT NULL,
+                title TEXT NOT NULL, destination_id INTEGER NOT NULL, theme_mask INTEGER NOT NULL, languages TEXT NOT NULL,
+                price_minor INTEGER NOT NULL, currency TEXT NOT NULL, estimated_minutes INTEGER NOT NULL, mode TEXT NOT NULL,
+                start_lat REAL NOT NULL, start_lng REAL NOT NULL, rating_count INTEGER NOT NULL, rating_sum INTEGER NOT NULL,
+                rating_avg REAL, rating_bayes REAL NOT NULL, popularity INTEGER NOT NULL,
+                first_published_at_us INTEGER NOT NULL, published_at_us INTEGER NOT NULL, document TEXT NOT NULL);
+            CREATE INDEX \(t.index("tour_search_destination")) ON \(t("tour_search")) (destination_id);
+            CREATE INDEX \(t.index("tour_search_rating")) ON \(t("tour_search")) (rating_bayes DESC, tour_id);
+            CREATE INDEX \(t.index("tour_search_popularity")) ON \(t("tour_search")) (popularity DESC, tour_id);
+            CREATE INDEX \(t.index("tour_search_newest")) ON \(t("tour_search")) (first_published_at_us DESC, tour_id);
+            CREATE INDEX \(t.index("tour_search_price")) ON \(t("tour_search")) (price_minor, tour_id);
+            CREATE VIRTUAL TABLE \(t("tour_text")) USING fts5(title, description, stops, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE VIRTUAL TABLE \(t("tour_start")) USING rtree(id, min_lat, max_lat, min_lng, max_lng);
+            """)
+    }
+
+    public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
+        guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
+        switch DiscoveryFold.change(for: decoded) {
+        case .none:
+            return
+        case .unlist(let id):
+            try db.execute(sql: "UPDATE \(t("tour_search")) SET listed = 0 WHERE tour_id = ?", arguments: [id.uuidString.lowercased()])
+        case .publish(let e):
+            let existing = try Row.fetchOne(db, sql: "SELECT * FROM \(t("tour_search")) WHERE tour_id = ?",
+                                            arguments: [e.tourId.uuidString.lowercased()])
+            let row = DiscoveryFold.row(e, existing: try existing.map(Self.tour))
+            let docID: Int64? = existing?["doc_id"]
+            try db.execute(sql: """
+                INSERT INTO \(t("tour_search")) (doc_id, tour_id, guide_id, listed, title, destination_id, theme_mask, languages,
+                    price_minor, currency, estimated_minutes, mode, start_lat, start_lng, rating_count, rating_sum, rating_avg,
+                    rating_bayes, popularity, first_published_at_us, published_at_us, document)
+                VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = 1, title = excluded.title,
+                    destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
+                    price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
+                    mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
+                    published_at_us = excluded.published_at_us, document = excluded.document
+                """, arguments: [
+                    docID, row.tourId.uuidString.lowercased(), row.guideId.uuidString.lowercased(), row.details.title,
+                    row.details.destinationId, DiscoveryFilter.mask(row.details.themes), row.languageList, row.details.price.amountMinor,
+                    row.details.price.currency.code, row.details.estimatedMinutes, row.details.mode.rawValue, row.start.lat, row.start.lng,
+                    row.rating.count, row.rating.sum, row.rating.average, row.rating.bayesian, row.popularity,
+                    row.firstPublishedAt.microsecondsSince1970, row.publishedAt.microsecondsSince1970,
+                    String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self),
+                ])
+            let id = docID ?? db.lastInsertedRowID
+            let text = row.searchText
+            try db.execute(sql: "DELETE FROM \(t("tour_text")) WHERE rowid = ?", arguments: [id])
+            try db.execute(sql: "INSERT INTO \(t("tour_text")) (rowid, title, description, stops) VALUES (?, ?, ?, ?)",
+                           arguments: [id, text.title, text.description, text.stops])
+            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_start")) (id, min_lat, max_lat, min_lng, max_lng) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, row.start.lat, row.start.lat, row.start.lng, row.start.lng])
+        }
+    }
+
+    static func tour(_ row: Row) throws -> PublishedTour {
+        let document = try PublishedTour.decoder.decode(PublishedTour.Document.self, from: Data((row["document"] as String).utf8))
+        return PublishedTour(tourId: UUID(uuidString: row["tour_id"])!, document: document, listed: row["listed"],
+                             firstPublishedAt: Date(microsecondsSince1970: row["first_published_at_us"]),
+                             publishedAt: Date(microsecondsSince1970: row["published_at_us"]),
+                             rating: TourRating(count: row["rating_count"], sum: row["rating_sum"]), popularity: row["popularity"])
+    }
+}
+
+/// The discovery read model on PostgreSQL/PostGIS: `tour_search` rows with a weighted `tsvector` (GIN) over the same
+/// folded text and a `geography` first stop (GiST).
+public struct PostgresDiscoveryProjection: PostgresProjection {
+    public let name = "discovery"
+    public let tables = ["tour_search"]
+
+    public init() {}
+
+    public func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        for statement in [
+            // Operators' databases get PostGIS from deploy/'s init script; this names the dependency and creates it where the
+            // role may.
+            "CREATE EXTENSION IF NOT EXISTS postgis",
+            """
+            CREATE TABLE \(t("tour_search")) (
+                tour_id uuid PRIMARY KEY, guide_id uuid NOT NULL, listed boolean NOT NULL, title text NOT NULL,
+                destination_id bigint NOT NULL, theme_mask bigint NOT NULL, languages text NOT NULL, price_minor bigint NOT NULL,
+                currency text NOT NULL, estimated_minutes int NOT NULL, mode text NOT NULL,
+                start_lat double precision NOT NULL, start_lng double precision NOT NULL, start_geog geography(Point, 4326) NOT NULL,
+                rating_count int NOT NULL, rating_sum int NOT NULL, rating_avg double precision, rating_bayes double precision NOT NULL,
+                popularity int NOT NULL, first_published_at_us bigint NOT NULL, published_at_us bigint NOT NULL,
+                search tsvector NOT NULL, document text NOT NULL)
+            """,
+            "CREATE INDEX \(t.index("tour_search_destination")) ON \(t("tour_search")) (destination_id)",
+            "CREATE INDEX \(t.index("tour_search_rating")) ON \(t("tour_search")) (rating_bayes DESC, tour_id)",
+            "CREATE INDEX \(t.index("tour_search_popularity")) ON \(t("tour_search")) (popularity DESC, tour_id)",
+            "CREATE INDEX \(t.index("tour_search_newest")) ON \(t("tour_search")) (first_published_at_us DESC, tour_id)",
+            "CREATE INDEX \(t.index("tour_search_price")) ON \(t("tour_search")) (price_minor, tour_id)",
+            "CREATE INDEX \(t.index("tour_search_text")) ON \(t("tour_search")) USING gin (search)",
+            "CREATE INDEX \(t.index("tour_search_start")) ON \(t("tour_search")) USING gist (start_geog)",
+        ] {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+        }
+    }
+
+    static let columns = """
+        tour_id, listed, first_published_at_us, published_at_us, rating_count, rating_sum, popularity, document
+        """
+
+    public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
+        switch DiscoveryFold.change(for: decoded) {
+        case .none:
+            return
+        case .unlist(let id):
+            var query = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_search")) SET listed = false WHERE tour_id = $1")
+            query.binds.append(id)
+            try await connection.query(query, logger: connection.logger)
+        case .publish(let e):
+            var select = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(t("tour_search")) WHERE tour_id = $1")
+            select.binds.append(e.tourId)
+            var existing: PublishedTour?
+            for try await found in try await connection.query(select, logger: connection.logger) { existing = try Self.tour(found) }
+            let row = DiscoveryFold.row(e, existing: existing)
+            let text = row.searchText
+            var query = PostgresQuery(unsafeSQL: """
+                INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
+                    currency, estimated_minutes, mode, start_lat, start_lng, start_geog, rating_count, rating_sum, rating_avg,
+                    rating_bayes, popularity, first_published_at_us, published_at_us, search, document)
+                VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+                    ST_SetSRID(ST_MakePoint($12, $11), 4326)::geography, $13, $14, $15, $16, $17, $18, $19,
+                    setweight(to_tsvector('simple', $20), 'A') || setweight(to_tsvector('simple', $21), 'B')
+                        || setweight(to_tsvector('simple', $22), 'C'), $23)
+                ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = true, title = excluded.title,
+                    destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
+                    price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
+                    mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
+                    start_geog = excluded.start_geog, published_at_us = excluded.published_at_us, search = excluded.search,
+                    document = excluded.document
+                """)
+            query.binds.append(row.tourId)
+            query.binds.append(row.guideId)
+            query.binds.append(row.details.title)
+            query.binds.append(row.details.destinationId)
+            query.binds.append(DiscoveryFilter.mask(row.details.themes))
+            query.binds.append(row.languageList)
+            query.binds.append(row.details.price.amountMinor)
+            query.binds.append(row.details.price.currency.code)
+            query.binds.append(Int32(row.details.estimatedMinutes))
+            query.binds.append(row.details.mode.rawValue)
+            query.binds.append(row.start.lat)
+            query.binds.append(row.start.lng)
+            query.binds.append(Int32(row.rating.count))
+            query.binds.append(Int32(row.rating.sum))
+            query.binds.append(row.rating.average)
+            query.binds.append(row.rating.bayesian)
+            query.binds.append(Int32(row.popularity))
+            query.binds.append(row.firstPublishedAt.microsecondsSince1970)
+            query.binds.append(row.publishedAt.microsecondsSince1970)
+            query.binds.append(text.title)
+            query.binds.append(text.stops)
+            query.binds.append(text.description)
+            query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self))
+            try await connection.query(query, logger: connection.logger)
+        }
+    }
+
+    static func tour(_ row: PostgresRow) throws -> PublishedTour {
+        let (id, listed, first, published, count, sum, popularity, document) = try row.decode(
+            (UUID, Bool, Int64, Int64, Int32, Int32, Int32, String).self)
+        return PublishedTour(tourId: id, document: try PublishedTour.decoder.decode(PublishedTour.Document.self, from: Data(document.utf8)),
+                             listed: listed, firstPublishedAt: Date(microsecondsSince1970: first),
+                             publishedAt: Date(microsecondsSince1970: published), rating: TourRating(count: Int(count), sum: Int(sum)),
+                             popularity: Int(popularity))
+    }
+}

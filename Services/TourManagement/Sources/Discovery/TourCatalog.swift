@@ -1,0 +1,277 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Geo
+import GRDB
+import PostgresNIO
+
+/// One search hit: the tour, and its distance from `near` when the search had one.
+public struct DiscoveryHit: Sendable, Hashable {
+    public var tour: PublishedTour
+    public var distanceMetres: Double?
+}
+
+/// One page of search hits; `nextCursor` is `nil` on the last page.
+public struct DiscoveryPage: Sendable, Hashable {
+    public var hits: [DiscoveryHit]
+    public var nextCursor: DiscoveryCursor?
+}
+
+/// A tour's marker on the map: where it starts.
+public struct TourMarker: Sendable, Hashable {
+    public var tourId: UUID
+    public var title: String
+    public var start: LatLng
+
+    public init(tourId: UUID, title: String, start: LatLng) {
+        self.tourId = tourId
+        self.title = title
+        self.start = start
+    }
+}
+
+/// Reads of the discovery read model, whichever backend: one query builder writes the SQL for both dialects, so a
+/// filter means the same on SQLite and PostgreSQL (the conformance suite runs the same searches against both).
+public struct TourCatalog: Sendable {
+    let sqlite: SQLiteServiceDatabase?
+    let postgres: PostgresServiceDatabase?
+
+    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// The published (listed) revision of a tour.
+    public func tour(_ id: UUID) async throws -> PublishedTour? {
+        if let sqlite {
+            return try await sqlite.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM tour_search WHERE tour_id = ? AND listed = 1", arguments: [id.uuidString.lowercased()])
+                    .map(SQLiteDiscoveryProjection.tour)
+            }
+        }
+        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE tour_id = $1 AND listed")
+        query.binds.append(id)
+        for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
+            return try PostgresDiscoveryProjection.tour(row)
+        }
+        return nil
+    }
+
+    /// One page of a search.
+    public func search(_ query: DiscoveryQuery) async throws -> DiscoveryPage {
+        let dialect: SQLDialect = sqlite != nil ? .sqlite : .postgres
+        var sql = SQLBuilder(dialect: dialect)
+        Self.conditions(query.filter, &sql)
+        let distance = query.filter.near.map { Self.distanceExpression($0.centre, &sql) }
+        var from = "tour_search s"
+        var rank: String?
+        if let text = query.filter.text {
+            switch dialect {
+            case .sqlite:
+                from += " JOIN tour_text ON tour_text.rowid = s.doc_id"
+                rank = "bm25(tour_text, 10.0, 1.0, 4.0)"
+                sql.conditions.append("tour_text MATCH \(sql.bind(.text(DiscoveryText.fts5Query(text))))")
+            case .postgres:
+                let tsQuery = "to_tsquery('simple', \(sql.bind(.text(DiscoveryText.tsQuery(text)))))"
+                rank = "-ts_rank(s.search, \(tsQuery))"
+                sql.conditions.append("s.search @@ \(tsQuery)")
+            }
+        }
+        // The sort key and its direction; ties are broken by tour id, ascending.
+        let (key, descending): (String, Bool) = switch query.sort {
+        case .relevance: (rank ?? "0", false)
+        case .rating: ("s.rating_bayes", true)
+        case .popularity: ("s.popularity", true)
+        case .distance: (distance ?? "0", false)
+        case .price: ("s.price_minor", false)
+        case .newest: ("s.first_published_at_us", true)
+        }
+        var offset = 0
+        if let cursor = query.cursor {
+            if let start = cursor.offset {
+                offset = start
+            } else if let value = cursor.key, let after = cursor.tourId {
+                let v = sql.bind(.double(value)), id = sql.bind(.uuid(after))
+                sql.conditions.append("(\(key) \(descending ? "<" : ">") \(v) OR (\(key) = \(v) AND s.tour_id > \(id)))")
+            }
+        }
+        let limit = sql.bind(.int(Int64(query.limit + 1)))
+        let columns = dialect == .sqlite ? "s.*" : PostgresDiscoveryProjection.columns.split(separator: ",")
+            .map { "s.\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: ", ")
+        let double = dialect == .sqlite ? "" : "::double precision"
+        let text = """
+            SELECT \(columns), (\(key))\(double) AS sort_key, \(distance ?? "NULL")\(double) AS distance FROM \(from)
+            WHERE \(sql.conditions.joined(separator: " AND "))
+            ORDER BY \(key) \(descending ? "DESC" : "ASC"), s.tour_id LIMIT \(limit) OFFSET \(sql.bind(.int(Int64(offset))))
+            """
+        let rows = try await fetch(text, sql.binds)
+        let hits = rows.prefix(query.limit).map { DiscoveryHit(tour: $0.tour, distanceMetres: $0.distance) }
+        var next: DiscoveryCursor?
+        if rows.count > query.limit, let last = rows.prefix(query.limit).last {
+            next = query.sort == .relevance
+                ? DiscoveryCursor(sort: .relevance, offset: offset + query.limit)
+                : DiscoveryCursor(sort: query.sort, key: last.sortKey, tourId: last.tour.tourId)
+        }
+        return DiscoveryPage(hits: hits, nextCursor: next)
+    }
+
+    /// Start points of listed tours inside `box` that match `filter` (no text search), at most `limit`.
+    public func markers(in box: BoundingBox, filter: DiscoveryFilter, limit: Int = 20_000) async throws -> [TourMarker] {
+        let dialect: SQLDialect = sqlite != nil ? .sqlite : .postgres
+        var sql = SQLBuilder(dialect: dialect)
+        var plain = filter
+        plain.text = nil
+        Self.conditions(plain, &sql)
+        let (south, north) = (sql.bind(.double(box.south)), sql.bind(.double(box.north)))
+        let (west, east) = (sql.bind(.double(box.west)), sql.bind(.double(box.east)))
+        sql.conditions.append("s.start_lat BETWEEN \(south) AND \(north)")
+        sql.conditions.append(box.crossesAntimeridian ? "(s.start_lng >= \(west) OR s.start_lng <= \(east))"
+                                                     : "s.start_lng BETWEEN \(west) AND \(east)")
+        let text = "SELECT s.tour_id, s.title, s.start_lat, s.start_lng FROM tour_search s WHERE \(sql.conditions.joined(separator: " AND "))"
+            + " ORDER BY s.tour_id LIMIT \(sql.bind(.int(Int64(limit))))"
+        if let sqlite {
+            let (statement, binds) = (text, sql.binds)
+            return try await sqlite.read { db in
+                try Row.fetchAll(db, sql: statement, arguments: StatementArguments(binds.map(\.sqliteValue))).map {
+                    TourMarker(tourId: UUID(uuidString: $0["tour_id"])!, title: $0["title"], start: LatLng(lat: $0["start_lat"], lng: $0["start_lng"]))
+                }
+            }
+        }
+        var markers: [TourMarker] = []
+        for try await row in try await postgres!.client.query(sql.postgresQuery(text), logger: postgres!.logger) {
+            let (id, title, lat, lng) = try row.decode((UUID, String, Double, Double).self)
+            markers.append(TourMarker(tourId: id, title: title, start: LatLng(lat: lat, lng: lng)))
+        }
+        return markers
+    }
+
+    private struct FetchedRow: Sendable {
+        var tour: PublishedTour
+        var sortKey: Double
+        var distance: Double?
+    }
+
+    private func fetch(_ text: String, _ binds: [SQLValue]) async throws -> [FetchedRow] {
+        if let sqlite {
+            return try await sqlite.read { db in
+                try Row.fetchAll(db, sql: text, arguments: StatementArguments(binds.map(\.sqliteValue))).map {
+                    FetchedRow(tour: try SQLiteDiscoveryProjection.tour($0), sortKey: $0["sort_key"], distance: $0["distance"])
+                }
+            }
+        }
+        var builder = SQLBuilder(dialect: .postgres)
+        builder.binds = binds
+        var rows: [FetchedRow] = []
+        for try await row in try await postgres!.client.query(builder.postgresQuery(text), logger: postgres!.logger) {
+            let columns = row.makeRandomAccess()
+            let key = try columns["sort_key"].decode(Double.self)
+            let distance = try columns["distance"].decode(Double?.self)
+            rows.append(FetchedRow(tour: try PostgresDiscoveryProjection.tour(row), sortKey: key, distance: distance))
+        }
+        return rows
+    }
+
+    /// The WHERE conditions of `filter` (except full text), appended to `sql`.
+    static func conditions(_ filter: DiscoveryFilter, _ sql: inout SQLBuilder) {
+        sql.conditions.append(sql.dialect == .sqlite ? "s.listed = 1" : "s.listed")
+        if let destination = filter.destinationId {
+            sql.conditions.append("s.destination_id = \(sql.bind(.int(destination)))")
+        }
+        if let circle = filter.near {
+            // Index prefilter (R*Tree box / GiST), then the exact great-circle distance, the same formula on both backends.
+            let box = BoundingBox(covering: [circle.centre])!.expanded(by: circle.radiusMetres + 10)
+            switch sql.dialect {
+            case .sqlite:
+                let lng = box.crossesAntimeridian
+                    ? "(max_lng >= \(sql.bind(.double(box.west))) OR min_lng <= \(sql.bind(.double(box.east))))"
+                    : "max_lng >= \(sql.bind(.double(box.west))) AND min_lng <= \(sql.bind(.double(box.east)))"
+                sql.conditions.append("""
+                    s.doc_id IN (SELECT id FROM tour_start WHERE max_lat >= \(sql.bind(.double(box.south)))
+                        AND min_lat <= \(sql.bind(.double(box.north))) AND \(lng))
+                    """)
+            case .postgres:
+                sql.conditions.append("""
+                    ST_DWithin(s.start_geog, ST_SetSRID(ST_MakePoint(\(sql.bind(.double(circle.centre.longitude))),
+                        \(sql.bind(.double(circle.centre.latitude)))), 4326)::geography, \(sql.bind(.double(circle.radiusMetres + 10))), false)
+                    """)
+            }
+            sql.conditions.append("\(distanceExpression(circle.centre, &sql)) <= \(sql.bind(.double(circle.radiusMetres)))")
+        }
+        if !filter.themes.isEmpty {
+            sql.conditions.append("(s.theme_mask & \(sql.bind(.int(filter.themeMask)))) <> 0")
+        }
+        if let currency = filter.currency {
+            sql.conditions.append("s.currency = \(sql.bind(.text(currency.code)))")
+        }
+        if let low = filter.minPriceMinor { sql.conditions.append("s.price_minor >= \(sql.bind(.int(low)))") }
+        if let high = filter.maxPriceMinor { sql.conditions.append("s.price_minor <= \(sql.bind(.int(high)))") }
+        if filter.freeOnly { sql.conditions.append("s.price_minor = 0") }
+        if let low = filter.minMinutes { sql.conditions.append("s.estimated_minutes >= \(sql.bind(.int(Int64(low))))") }
+        if let high = filter.maxMinutes { sql.conditions.append("s.estimated_minutes <= \(sql.bind(.int(Int64(high))))") }
+        if let rating = filter.minRating { sql.conditions.append("s.rating_avg >= \(sql.bind(.double(rating)))") }
+        if let language = filter.language { sql.conditions.append("s.languages LIKE \(sql.bind(.text("%,\(language),%")))") }
+        if let mode = filter.mode { sql.conditions.append("s.mode = \(sql.bind(.text(mode.rawValue)))") }
+    }
+
+    /// Haversine distance in metres from `centre` to the row's first stop, on the sphere of `Earth.meanRadius`.
+    static func distanceExpression(_ centre: Coordinate, _ sql: inout SQLBuilder) -> String {
+        let lat = sql.bind(.double(centre.latitude * .pi / 180)), lng = sql.bind(.double(centre.longitude * .pi / 180))
+        let cosLat = sql.bind(.double(cos(centre.latitude * .pi / 180)))
+        let least = sql.dialect == .sqlite ? "min" : "least"
+        let haversine = "power(sin((radians(s.start_lat) - \(lat)) / 2), 2) + \(cosLat) * cos(radians(s.start_lat))"
+            + " * power(sin((radians(s.start_lng) - \(lng)) / 2), 2)"
+        return "(\(2 * Earth.meanRadius) * asin(sqrt(\(least)(1.0, \(haversine)))))"
+    }
+}
+
+/// The SQL dialects the catalog writes.
+enum SQLDialect {
+    case sqlite, postgres
+}
+
+/// A bound value.
+enum SQLValue: Sendable {
+    case int(Int64)
+    case double(Double)
+    case text(String)
+    case uuid(UUID)
+
+    var sqliteValue: (any DatabaseValueConvertible)? {
+        switch self {
+        case .int(let value): value
+        case .double(let value): value
+        case .text(let value): value
+        case .uuid(let value): value.uuidString.lowercased()
+        }
+    }
+}
+
+/// Collects WHERE conditions and bound values with numbered placeholders (`?n` on SQLite, `$n` on PostgreSQL), so an
+/// expression with placeholders may appear more than once and in any order.
+struct SQLBuilder {
+    let dialect: SQLDialect
+    var conditions: [String] = []
+    var binds: [SQLValue] = []
+
+    init(dialect: SQLDialect) {
+        self.dialect = dialect
+    }
+
+    mutating func bind(_ value: SQLValue) -> String {
+        binds.append(value)
+        return dialect == .sqlite ? "?\(binds.count)" : "$\(binds.count)"
+    }
+
+    func postgresQuery(_ text: String) -> PostgresQuery {
+        var query = PostgresQuery(unsafeSQL: text)
+        for value in binds {
+            switch value {
+            case .int(let value): query.binds.append(value)
+            case .double(let value): query.binds.append(value)
+            case .text(let value): query.binds.append(value)
+            case .uuid(let value): query.binds.append(value)
+            }
+        }
+        return query
+    }
+}

@@ -1,0 +1,29 @@
+import EventSourcing
+import Logging
+import ServiceKit
+
+extension ServiceStorage {
+    /// A runner for a read model over this service's own log, on whichever backend is configured: the SQLite
+    /// projection when the service runs embedded, the PostgreSQL one in production.
+    public func projection(sqlite: some SQLiteProjection, postgres: some PostgresProjection,
+                           logger: Logger = Logger(label: "waypoint.projection")) -> any ProjectionRunning {
+        let store = AnyEventStore(self.store)
+        if let database = self.sqlite {
+            return ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: sqlite), logger: logger)
+        }
+        return ProjectionRunner(store: store, target: PostgresProjectionTarget(database: self.postgres!, projection: postgres), logger: logger)
+    }
+}
+
+extension Readiness {
+    /// Makes `/health/ready` answer 503 while `projection` is stopped on an event it cannot apply (DESIGN: a projection
+    /// that cannot decode a payload stops loudly, it never skips).
+    public func register(_ projection: any ProjectionRunning) {
+        register("projection.\(projection.name)") {
+            if case .failed(let position, let eventPosition, let reason) = projection.status {
+                return .notReady("stopped at position \(position) on event \(eventPosition): \(reason)")
+            }
+            return .ready
+        }
+    }
+}
