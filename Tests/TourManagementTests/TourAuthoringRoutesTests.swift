@@ -21,8 +21,17 @@ struct TourAuthoringRoutesTests {
         try await TestSigningKey.primary.sign(TokenForge.claims(subject: subject, role: role))
     }
 
+    /// The route table of the assembled service (for the OpenAPI test).
+    static func routeTable() async throws -> [(method: String, path: String)] {
+        try await withApplication { app in app.routeTable }
+    }
+
     /// A service on SQLite in a temporary directory; the gazetteer is imported on first start.
     static func withService(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withApplication { app in try await app.test(.router) { client in try await body(client) } }
+    }
+
+    static func withApplication<T: Sendable>(_ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-tours-http")
         defer { directory.remove() }
         let logger = {
@@ -34,7 +43,7 @@ struct TourAuthoringRoutesTests {
             service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
             runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
                                      backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
-        try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
+        return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
             _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
                 City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61415)),
@@ -43,7 +52,7 @@ struct TourAuthoringRoutesTests {
             let app = try server.application(
                 metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
                 logger: logger)
-            try await app.test(.router) { client in try await body(client) }
+            return try await body(app)
         }
     }
 

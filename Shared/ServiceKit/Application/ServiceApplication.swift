@@ -33,6 +33,9 @@ public struct ServiceApplication: ApplicationProtocol {
     public let metrics: ServiceMetrics
     /// The configuration the application was built from.
     public let serviceConfiguration: ServiceConfiguration
+    /// Every route the router serves as `(lower-case method, OpenAPI path template)`, e.g. `("get", "/v1/tours/{id}")`:
+    /// what each service's OpenAPI test compares its `openapi.yaml` with.
+    public let routeTable: [(method: String, path: String)]
     private let http: Application<Responder>
     private let clients: [any Service]
     private let background: [any Service]
@@ -75,6 +78,8 @@ public struct ServiceApplication: ApplicationProtocol {
         try routes(
             ServiceRoutes(router: router, verifier: verifier, configuration: configuration, readiness: readiness, metrics: metrics, logger: logger)
         )
+        // Hummingbird describes captures as `{name}`, OpenAPI's template syntax.
+        self.routeTable = router.routes.map { ($0.method.rawValue.lowercased(), $0.path.description) }
         self.http = Self.makeServer(router: router, configuration: configuration, logger: logger, onServerRunning: onServerRunning)
         self.readiness = readiness
         self.metrics = metrics
