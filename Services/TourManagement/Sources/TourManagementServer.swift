@@ -46,18 +46,20 @@ public struct TourManagementServer: Sendable {
         let reads = GuideTours(sqlite: storage.sqlite, postgres: storage.postgres)
         let guideTours = storage.projection(sqlite: SQLiteGuideToursProjection(), postgres: PostgresGuideToursProjection(), logger: logger)
         let discovery = storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger)
+        let tourMedia = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger)
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
         let readiness = Readiness()
         readiness.register(guideTours)
         readiness.register(discovery)
+        readiness.register(tourMedia)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, discovery, maintenance, MediaGarbageCollector(store: media, logger: logger)],
+                + [guideTours, discovery, tourMedia, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger)],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))

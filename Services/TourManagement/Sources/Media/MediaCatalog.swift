@@ -5,10 +5,13 @@ import Logging
 import PostgresNIO
 
 /// The metadata of stored media: table `media (sha256 PRIMARY KEY, kind, content_type, size, uploaded_at, uploaded_by,
-/// referenced_at NULL)` in the service's database. The bytes live in the ``MediaStore``'s directory.
+/// referenced_at NULL, unreferenced_since NULL)` in the service's database. The bytes live in the ``MediaStore``'s
+/// directory.
 ///
-/// References are one flag, not a count: the tours domain calls ``markReferenced(_:at:)`` when a `MediaAttached`
-/// happens and ``markUnreferenced(_:)`` only once no tour refers to the medium any more.
+/// References are one flag, not a count: attaching media calls ``markReferenced(_:at:)`` at once; the garbage collector
+/// calls ``releaseDropped(referencedBefore:now:)``, which clears the flag of media that no tour names any more in the
+/// `tour_media` read model (a stop removed or changed, a draft deleted or expired). An unreferenced medium is garbage
+/// 24 hours after its upload or after it was dropped, whichever is later.
 public protocol MediaCatalog: Sendable {
     /// Records an upload. A row already there (an identical upload) keeps its kind, size, first uploader and
     /// reference and takes the later `uploadedAt`. Returns the row as stored.
@@ -23,10 +26,15 @@ public protocol MediaCatalog: Sendable {
     /// Returns how many rows exist for the given addresses.
     @discardableResult
     func markUnreferenced(_ sha256s: [String]) async throws -> Int
-    /// Unreferenced media uploaded before `date`, oldest first.
+    /// Media referenced since before `referencedBefore` that no row of the `tour_media` read model names become
+    /// unreferenced as of `now`. (The bound leaves the read model time to see a fresh attachment.) Does nothing when
+    /// that read model does not exist (yet). Returns how many were released.
+    @discardableResult
+    func releaseDropped(referencedBefore: Date, now: Date) async throws -> Int
+    /// Unreferenced media uploaded, and dropped, before `date`, oldest first.
     func unreferenced(olderThan date: Date) async throws -> [MediaObject]
-    /// Deletes the row of `sha256` if it is still unreferenced and was uploaded before `date` (it may have been
-    /// referenced or re-uploaded since it was listed); true when deleted.
+    /// Deletes the row of `sha256` if it is still unreferenced and was uploaded and dropped before `date` (it may have
+    /// been referenced or re-uploaded since it was listed); true when deleted.
     func removeIfUnreferenced(sha256: String, uploadedBefore date: Date) async throws -> Bool
 }
 
@@ -58,6 +66,9 @@ public struct SQLiteMediaCatalog: MediaCatalog {
                     uploaded_at DATETIME NOT NULL, uploaded_by TEXT NOT NULL, referenced_at DATETIME);
                 CREATE INDEX IF NOT EXISTS media_unreferenced ON media (uploaded_at) WHERE referenced_at IS NULL;
                 """)
+            if try !db.columns(in: "media").contains(where: { $0.name == "unreferenced_since" }) {
+                try db.execute(sql: "ALTER TABLE media ADD COLUMN unreferenced_since DATETIME")
+            }
         }
     }
 
@@ -93,7 +104,9 @@ public struct SQLiteMediaCatalog: MediaCatalog {
     }
 
     public func markReferenced(_ sha256s: [String], at date: Date) async throws -> Int {
-        try await update(sha256s, sql: "UPDATE media SET referenced_at = coalesce(referenced_at, ?) WHERE sha256 = ?", date)
+        try await update(sha256s, sql: """
+            UPDATE media SET referenced_at = coalesce(referenced_at, ?), unreferenced_since = NULL WHERE sha256 = ?
+            """, date)
     }
 
     public func markUnreferenced(_ sha256s: [String]) async throws -> Int {
@@ -113,18 +126,33 @@ public struct SQLiteMediaCatalog: MediaCatalog {
         }
     }
 
+    public func releaseDropped(referencedBefore: Date, now: Date) async throws -> Int {
+        try await database.write { db in
+            guard try db.tableExists("tour_media_refs") else { return 0 }
+            try db.execute(sql: """
+                UPDATE media SET referenced_at = NULL, unreferenced_since = ?
+                WHERE referenced_at IS NOT NULL AND referenced_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM tour_media_refs r WHERE r.sha256 = media.sha256)
+                """, arguments: [now, referencedBefore])
+            return db.changesCount
+        }
+    }
+
     public func unreferenced(olderThan date: Date) async throws -> [MediaObject] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM media WHERE referenced_at IS NULL AND uploaded_at < ? ORDER BY uploaded_at, sha256
+                SELECT \(Self.columns) FROM media WHERE referenced_at IS NULL AND uploaded_at < ?1
+                    AND (unreferenced_since IS NULL OR unreferenced_since < ?1) ORDER BY uploaded_at, sha256
                 """, arguments: [date]).map { try Self.entry($0).object }
         }
     }
 
     public func removeIfUnreferenced(sha256: String, uploadedBefore date: Date) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM media WHERE sha256 = ? AND referenced_at IS NULL AND uploaded_at < ?",
-                           arguments: [sha256, date])
+            try db.execute(sql: """
+                DELETE FROM media WHERE sha256 = ?1 AND referenced_at IS NULL AND uploaded_at < ?2
+                    AND (unreferenced_since IS NULL OR unreferenced_since < ?2)
+                """, arguments: [sha256, date])
             return db.changesCount > 0
         }
     }
@@ -146,6 +174,7 @@ public struct PostgresMediaCatalog: MediaCatalog {
         try await database.client.query(
             "CREATE INDEX IF NOT EXISTS media_unreferenced ON media (uploaded_at) WHERE referenced_at IS NULL",
             logger: database.logger)
+        try await database.client.query("ALTER TABLE media ADD COLUMN IF NOT EXISTS unreferenced_since timestamptz", logger: database.logger)
     }
 
     typealias Columns = (String, String, String, Int64, Date, String, Date?)
@@ -196,7 +225,8 @@ public struct PostgresMediaCatalog: MediaCatalog {
     public func markReferenced(_ sha256s: [String], at date: Date) async throws -> Int {
         guard !sha256s.isEmpty else { return 0 }
         return try await count("""
-            UPDATE media SET referenced_at = coalesce(referenced_at, \(date)) WHERE sha256 = ANY(\(sha256s)::text[]) RETURNING sha256
+            UPDATE media SET referenced_at = coalesce(referenced_at, \(date)), unreferenced_since = NULL
+            WHERE sha256 = ANY(\(sha256s)::text[]) RETURNING sha256
             """)
     }
 
@@ -207,16 +237,32 @@ public struct PostgresMediaCatalog: MediaCatalog {
             """)
     }
 
+    public func releaseDropped(referencedBefore: Date, now: Date) async throws -> Int {
+        var exists = false
+        for try await (name) in try await database.client.query("SELECT to_regclass('tour_media_refs')::text", logger: database.logger)
+            .decode(String?.self) { exists = name != nil }
+        guard exists else { return 0 }
+        return try await count("""
+            UPDATE media SET referenced_at = NULL, unreferenced_since = \(now)
+            WHERE referenced_at IS NOT NULL AND referenced_at < \(referencedBefore)
+                AND NOT EXISTS (SELECT 1 FROM tour_media_refs r WHERE r.sha256 = media.sha256)
+            RETURNING sha256
+            """)
+    }
+
     public func unreferenced(olderThan date: Date) async throws -> [MediaObject] {
         try await entries("""
             SELECT sha256, kind, content_type, size, uploaded_at, uploaded_by, referenced_at FROM media
-            WHERE referenced_at IS NULL AND uploaded_at < \(date) ORDER BY uploaded_at, sha256
+            WHERE referenced_at IS NULL AND uploaded_at < \(date) AND (unreferenced_since IS NULL OR unreferenced_since < \(date))
+            ORDER BY uploaded_at, sha256
             """).map(\.object)
     }
 
     public func removeIfUnreferenced(sha256: String, uploadedBefore date: Date) async throws -> Bool {
         try await count("""
-            DELETE FROM media WHERE sha256 = \(sha256) AND referenced_at IS NULL AND uploaded_at < \(date) RETURNING sha256
+            DELETE FROM media WHERE sha256 = \(sha256) AND referenced_at IS NULL AND uploaded_at < \(date)
+                AND (unreferenced_since IS NULL OR unreferenced_since < \(date))
+            RETURNING sha256
             """) > 0
     }
 }

@@ -1,3 +1,4 @@
+import EventSourcing
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -8,15 +9,22 @@ public struct MediaGarbageCollector: Service {
     public let store: MediaStore
     public let interval: Duration
     public let logger: Logger
+    /// The `tour_media` projection: rounds start once it has caught up, so a half-replayed read model never releases
+    /// media that tours still use.
+    let projection: (any ProjectionRunning)?
 
-    public init(store: MediaStore, interval: Duration = .seconds(3600), logger: Logger) {
+    public init(store: MediaStore, after projection: (any ProjectionRunning)? = nil, interval: Duration = .seconds(3600), logger: Logger) {
         self.store = store
+        self.projection = projection
         self.interval = interval
         self.logger = logger
     }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
+            while let projection, !TourMaintenance.isLive(projection.status), !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
             while !Task.isCancelled {
                 do {
                     let removed = try await store.collectGarbage(now: Date())

@@ -155,6 +155,9 @@ public final class MediaStore: Sendable {
     @discardableResult
     public func collectGarbage(now: Date = Date()) async throws -> [MediaObject] {
         let cutoff = now.addingTimeInterval(-unreferencedLifetime)
+        // Media a tour dropped (per the tour_media read model) start their 24 hours now; an hour's margin lets the read
+        // model see attachments made moments ago.
+        try await catalog.releaseDropped(referencedBefore: now.addingTimeInterval(-3_600), now: now)
         var removed: [MediaObject] = []
         for candidate in try await catalog.unreferenced(olderThan: cutoff) {
             let gone = try await locks.withLock(candidate.sha256) {
