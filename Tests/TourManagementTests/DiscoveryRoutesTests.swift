@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -98,6 +99,39 @@ struct DiscoveryRoutesTests {
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
             _ = try await Self.eventually(client, "/v1/tours?destinationId=2773300", count: 0)
             #expect(try await Self.get(client, "/v1/tours/\(id)").status == 404)
+        }
+    }
+
+    @Test("lists and detail name the guide with auth's public name, from the waypoint.auth consumer and the profile endpoint")
+    func guideNames() async throws {
+        try await GuideProfilesTests.withAuthStub { auth in
+            let guideId = UUID(uuidString: Authoring.guide)!
+            auth.board.set(guideId, username: "anna.guide", displayName: "Anna Gruber")
+            try await auth.append(UserRegistered(userId: guideId, username: GuideProfilesTests.sealed(guideId),
+                                                 email: GuideProfilesTests.sealed(guideId), role: .guide, licenceNumber: nil,
+                                                 method: .password, registeredAt: GuideProfilesTests.t0))
+            try await Authoring.withService(authURL: auth.url) { client in
+                let guide = try await Authoring.token(Authoring.guide, role: .guide)
+                let id = try #require(try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide).json["id"] as? String)
+                for stop in [#"{"name":"Steiner Tor","description":"The gate.","location":{"lat":48.4098,"lng":15.5976}}"#,
+                             #"{"name":"Gozzoburg","description":"The palace.","location":{"lat":48.4105,"lng":15.6003}}"#] {
+                    #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
+                }
+                #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
+                let listed = try await Self.eventually(client, "/v1/tours", count: 1)
+                // The consumer may still be catching up with auth's feed: wait for the name.
+                var name: String?
+                for _ in 0..<100 {
+                    let detail = try await Self.get(client, "/v1/tours/\(id)")
+                    name = ((detail.json["tour"] as? [String: Any])?["guide"] as? [String: Any])?["name"] as? String
+                    if name != nil { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(name == "Anna Gruber")
+                #expect((((listed["tours"] as? [[String: Any]])?.first?["guide"]) as? [String: Any])?["id"] as? String == Authoring.guide)
+                let list = try await Self.get(client, "/v1/tours")
+                #expect((((list.json["tours"] as? [[String: Any]])?.first?["guide"]) as? [String: Any])?["name"] as? String == "Anna Gruber")
+            }
         }
     }
 

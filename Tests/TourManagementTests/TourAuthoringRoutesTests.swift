@@ -27,11 +27,14 @@ struct TourAuthoringRoutesTests {
     }
 
     /// A service on SQLite in a temporary directory; the gazetteer is imported on first start.
-    static func withService(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await withApplication { app in try await app.test(.router) { client in try await body(client) } }
+    /// `authURL` is where auth's feed and profiles are (by default a closed loopback port: no names, no interference).
+    static func withService(authURL: URL = URL(string: "http://127.0.0.1:9")!,
+                            _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withApplication(authURL: authURL) { app in try await app.test(.router) { client in try await body(client) } }
     }
 
-    static func withApplication<T: Sendable>(_ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
+    static func withApplication<T: Sendable>(authURL: URL = URL(string: "http://127.0.0.1:9")!,
+                                             _ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-tours-http")
         defer { directory.remove() }
         let logger = {
@@ -40,9 +43,10 @@ struct TourAuthoringRoutesTests {
             return logger
         }()
         let configuration = TourManagementConfiguration(
-            service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
+            service: ServiceConfiguration(serviceName: "tour-management", port: 0, internalToken: GuideProfilesTests.token, logLevel: .warning),
             runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
-                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
+                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)),
+            endpoints: ServiceEndpoints(baseURLs: ["auth": authURL]))
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
             _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
@@ -195,9 +199,10 @@ struct TourAuthoringRoutesTests {
             return logger
         }()
         let configuration = TourManagementConfiguration(
-            service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
+            service: ServiceConfiguration(serviceName: "tour-management", port: 0, internalToken: GuideProfilesTests.token, logLevel: .warning),
             runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
-                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)))
+                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)),
+            endpoints: ServiceEndpoints(baseURLs: ["auth": URL(string: "http://127.0.0.1:9")!]))
         try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
                 City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61414)),

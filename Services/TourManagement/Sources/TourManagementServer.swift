@@ -7,8 +7,8 @@ import NIOCore
 import ServiceKit
 import ServiceLifecycle
 
-/// The assembled `tour-management` service. Today: destinations (gazetteer import, search, popular, nearest); tour
-/// authoring and discovery arrive next (see issue 5's notes).
+/// The assembled `tour-management` service: destinations (gazetteer import, search, popular, nearest), media, tour
+/// authoring, the guide dashboard, public discovery, and the `waypoint.auth` consumer behind guide names.
 public struct TourManagementServer: Sendable {
     public let configuration: TourManagementConfiguration
     public let storage: ServiceStorage
@@ -32,7 +32,8 @@ public struct TourManagementServer: Sendable {
         return try await PostgresDestinationStore(database: storage.postgres!)
     }
 
-    /// The HTTP application: destinations, tour authoring, the embedded feed; on Kafka the relay to `waypoint.tours`.
+    /// The HTTP application: destinations, media, tour authoring, discovery, the embedded feed; on Kafka the relay to
+    /// `waypoint.tours`; read models, the `waypoint.auth` consumer and scheduled work in the background.
     /// Access tokens are verified against `auth`'s JWKS (`WAYPOINT_JWKS_URL`) unless `keySource` is given (tests).
     public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
                             now: @escaping @Sendable () -> Date = Date.init,
@@ -49,7 +50,10 @@ public struct TourManagementServer: Sendable {
         let tourMedia = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger)
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
+        let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
+                                                                    internalToken: configuration.service.internalToken, logger: logger)
         let readiness = Readiness()
+        readiness.register(guideAccounts)
         readiness.register(guideTours)
         readiness.register(discovery)
         readiness.register(tourMedia)
@@ -59,14 +63,17 @@ public struct TourManagementServer: Sendable {
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, discovery, tourMedia, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger)],
+                + [guideTours, discovery, tourMedia, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger),
+                   guideAccounts],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
             mediaRoutes.addPublic(to: routes.group("/v1/media"))
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
             TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
-            DiscoveryRoutes(catalog: catalog, destinations: index).add(to: routes)
+            DiscoveryRoutes(catalog: catalog, destinations: index) { ids in
+                await guideProfiles.publicGuides(ids).compactMapValues(\.name)
+            }.add(to: routes)
             storage.addFeedRoutes(to: routes)
         }
     }
