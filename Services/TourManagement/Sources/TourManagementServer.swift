@@ -48,6 +48,8 @@ public struct TourManagementServer: Sendable {
         let guideTours = storage.projection(sqlite: SQLiteGuideToursProjection(), postgres: PostgresGuideToursProjection(), logger: logger)
         let discovery = storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger)
         let tourMedia = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger)
+        let entitlementsProjection = storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection(),
+                                                        logger: logger)
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
@@ -57,13 +59,14 @@ public struct TourManagementServer: Sendable {
         readiness.register(guideTours)
         readiness.register(discovery)
         readiness.register(tourMedia)
+        readiness.register(entitlementsProjection)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, discovery, tourMedia, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger),
+                + [guideTours, discovery, tourMedia, entitlementsProjection, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger),
                    guideAccounts],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
