@@ -23,18 +23,23 @@ struct TourAuthoringRoutesTests {
 
     /// The route table of the assembled service (for the OpenAPI test).
     static func routeTable() async throws -> [(method: String, path: String)] {
-        try await withApplication { app in app.routeTable }
+        try await withApplication { app, _ in app.routeTable }
     }
 
     /// A service on SQLite in a temporary directory; the gazetteer is imported on first start.
     /// `authURL` is where auth's feed and profiles are (by default a closed loopback port: no names, no interference).
     static func withService(authURL: URL = URL(string: "http://127.0.0.1:9")!,
                             _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await withApplication(authURL: authURL) { app in try await app.test(.router) { client in try await body(client) } }
+        try await withApplication(authURL: authURL) { app, _ in try await app.test(.router) { client in try await body(client) } }
+    }
+
+    /// ``withService(authURL:_:)`` with the service's storage at hand (to append events no route makes yet).
+    static func withServiceAndStorage(_ body: @Sendable (any TestClientProtocol, ServiceStorage) async throws -> Void) async throws {
+        try await withApplication { app, storage in try await app.test(.router) { client in try await body(client, storage) } }
     }
 
     static func withApplication<T: Sendable>(authURL: URL = URL(string: "http://127.0.0.1:9")!,
-                                             _ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
+                                             _ body: @Sendable (ServiceApplication, ServiceStorage) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-tours-http")
         defer { directory.remove() }
         let logger = {
@@ -56,7 +61,7 @@ struct TourAuthoringRoutesTests {
             let app = try server.application(
                 metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
                 logger: logger)
-            return try await body(app)
+            return try await body(app, storage)
         }
     }
 

@@ -51,6 +51,9 @@ public struct TourManagementServer: Sendable {
         let entitlementsProjection = storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection(),
                                                         logger: logger)
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
+        let store = AnyEventStore(storage.store)
+        let access = TourAccess(entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres))
+        let views = TourViewRecorder(store: store, logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
@@ -74,7 +77,8 @@ public struct TourManagementServer: Sendable {
             mediaRoutes.addPublic(to: routes.group("/v1/media"))
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
             TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
-            DiscoveryRoutes(catalog: catalog, destinations: index) { ids in
+            ProgressRoutes(store: store, catalog: catalog, access: access, now: now).add(to: routes)
+            DiscoveryRoutes(catalog: catalog, destinations: index, access: access, views: views, now: now) { ids in
                 await guideProfiles.publicGuides(ids).compactMapValues(\.name)
             }.add(to: routes)
             storage.addFeedRoutes(to: routes)

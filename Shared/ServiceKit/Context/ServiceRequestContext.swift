@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -23,14 +24,25 @@ public struct ServiceRequestContext: RequestContext {
     public internal(set) var identity: AuthenticatedIdentity?
     /// Largest accepted body in bytes, set from ``ServiceConfiguration/maxBodyBytes``.
     public internal(set) var bodyLimit: Int
+    /// The peer's IP address (the gateway's, behind it: see ``clientAddress(_:)``).
+    public let remoteAddress: String?
 
     /// Creates a context for a request accepted by the server.
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress?.ipAddress
         self.requestId = RequestIdentifier.generate()
         self.trace = .newTrace()
         self.identity = nil
         self.bodyLimit = ServiceConfiguration.defaultMaxBodyBytes
+    }
+
+    /// The client's address: the first `X-Forwarded-For` entry (set by the gateway) or the peer's address.
+    public func clientAddress(_ request: Request) -> String? {
+        if let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!]?.split(separator: ",").first {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return remoteAddress
     }
 
     /// Largest body that decoding collects, in bytes: ``bodyLimit``.

@@ -89,7 +89,7 @@ struct TourListResponse: ResponseEncodable {
 }
 
 /// `GET /v1/tours/{id}`: the summary with the whole description, every stop's name and place, and the first stop in
-/// full (a preview). Full content of the other stops is for entitled travellers (purchases, next issue).
+/// full (a preview). Travellers who own the tour, its guide and administrators get every stop in full.
 struct TourDetailResponse: ResponseEncodable {
     struct StopName: Codable, Sendable {
         var id: String
@@ -97,8 +97,29 @@ struct TourDetailResponse: ResponseEncodable {
         var location: LatLng
     }
 
+    /// A stop: always name and place; text, trigger radius and media for those who may use the content.
+    struct Stop: Codable, Sendable {
+        var id: String
+        var name: String
+        var location: LatLng
+        var description: String?
+        var triggerRadiusMetres: Int?
+        var media: [StopMedia]?
+
+        init(_ stop: TourStop, full: Bool) {
+            id = stop.stopId.uuidString.lowercased()
+            name = stop.name
+            location = stop.location
+            description = full ? stop.description : nil
+            triggerRadiusMetres = full ? stop.triggerRadiusMetres : nil
+            media = full ? stop.media : nil
+        }
+    }
+
     var tour: TourSummaryResponse
-    var stops: [StopName]
+    /// Whether the caller may use the full content (owns the tour, is its guide, or an administrator).
+    var entitled: Bool
+    var stops: [Stop]
     var firstStop: TourStop?
 }
 
@@ -128,16 +149,23 @@ public struct DiscoveryRoutes: Sendable {
     let destinations: DestinationIndex
     /// Public names of guides by id (from `auth`, through the `waypoint.auth` consumer); missing ids have none.
     let guideNames: @Sendable ([UUID]) async -> [UUID: String]
+    let access: TourAccess
+    let views: TourViewRecorder
+    let now: @Sendable () -> Date
 
-    public init(catalog: TourCatalog, destinations: DestinationIndex,
+    public init(catalog: TourCatalog, destinations: DestinationIndex, access: TourAccess, views: TourViewRecorder,
+                now: @escaping @Sendable () -> Date = Date.init,
                 guideNames: @escaping @Sendable ([UUID]) async -> [UUID: String] = { _ in [:] }) {
         self.catalog = catalog
         self.destinations = destinations
+        self.access = access
+        self.views = views
+        self.now = now
         self.guideNames = guideNames
     }
 
     public func add(to routes: ServiceRoutes) {
-        let catalog = catalog, destinations = destinations, guideNames = guideNames
+        let catalog = catalog, destinations = destinations, guideNames = guideNames, access = access, views = views, now = now
         let group = routes.optionallyAuthenticated("/v1/tours")
 
         group.get { request, _ -> TourListResponse in
@@ -181,13 +209,18 @@ public struct DiscoveryRoutes: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(collection))))
         }
 
-        group.get(":id") { _, context -> TourDetailResponse in
+        group.get(":id") { request, context -> TourDetailResponse in
             let tour = try await Self.published(context, catalog)
+            let user = context.identity.flatMap { UUID(uuidString: $0.subject) }
+            let viewer = views.viewer(user: user, clientAddress: context.clientAddress(request),
+                                      userAgent: request.headers[.userAgent])
+            await views.record(tour: tour.tourId, guide: tour.guideId, viewer: viewer, user: user, at: now())
             let name = await guideNames([tour.guideId])[tour.guideId]
+            let full = try await access.mayUse(tour, context.identity)
             return TourDetailResponse(
                 tour: TourSummaryResponse(tour, guideName: name, city: destinations.city(id: tour.details.destinationId), distanceMetres: nil,
                                           fullDescription: true),
-                stops: tour.stops.map(Self.stopName), firstStop: tour.stops.first)
+                entitled: full, stops: tour.stops.map { TourDetailResponse.Stop($0, full: full) }, firstStop: tour.stops.first)
         }
 
         group.get(":id/route") { _, context -> TourRouteResponse in
