@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "Messaging", targets: ["Messaging"]),
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
+        .executable(name: "waypoint", targets: ["WaypointCLI"]),
         .executable(name: "waypoint-bench", targets: ["WaypointBench"]),
         .executable(name: "auth", targets: ["AuthMain"]),
         .executable(name: "tour-management", targets: ["TourManagementMain"]),
@@ -188,6 +189,11 @@ let package = Package(
 
         // MARK: Tools
         .executableTarget(
+            name: "WaypointCLI",
+            dependencies: ["TourManagement", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/Waypoint"
+        ),
+        .executableTarget(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
@@ -277,7 +283,7 @@ let package = Package(
         .testTarget(
             name: "TourManagementTests",
             dependencies: [
-                "TourManagement", "TourManagementMain", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
+                "TourManagement", "TourManagementMain", "WaypointCLI", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
                 "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -15,6 +15,8 @@ public struct TourManagementServer: Sendable {
     public let destinations: any DestinationStore
     public let index: DestinationIndex
     public let media: MediaStore
+    /// Signs offline bundle manifests.
+    public let bundleKey: BundleSigningKey
 
     /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
     /// the in-memory index from the table.
@@ -24,7 +26,9 @@ public struct TourManagementServer: Sendable {
         _ = try await destinations.importIfEmpty(logger: logger)
         let index = DestinationIndex(cities: try await destinations.loadAll())
         let media = try await MediaStore.open(storage)
-        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media)
+        let bundleKey = try await BundleSigningKey.load(storage)
+        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media,
+                                    bundleKey: bundleKey)
     }
 
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
@@ -54,6 +58,12 @@ public struct TourManagementServer: Sendable {
         let store = AnyEventStore(storage.store)
         let access = TourAccess(entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres))
         let views = TourViewRecorder(store: store, logger: logger)
+        let bundles = OfflineBundles(store: store, signingKey: bundleKey,
+                                     directory: configuration.runtime.dataDirectory.appendingPathComponent("bundles", isDirectory: true),
+                                     now: now, logger: logger)
+        let bundleQueue = storage.projection(sqlite: SQLiteBundleQueueProjection(), postgres: PostgresBundleQueueProjection(), logger: logger)
+        let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, sqlite: storage.sqlite, postgres: storage.postgres,
+                                              after: [bundleQueue, discovery], logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
@@ -63,14 +73,15 @@ public struct TourManagementServer: Sendable {
         readiness.register(discovery)
         readiness.register(tourMedia)
         readiness.register(entitlementsProjection)
+        readiness.register(bundleQueue)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, discovery, tourMedia, entitlementsProjection, maintenance, MediaGarbageCollector(store: media, after: tourMedia, logger: logger),
-                   guideAccounts],
+                + [guideTours, discovery, tourMedia, entitlementsProjection, bundleQueue, maintenance,
+                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
@@ -78,6 +89,7 @@ public struct TourManagementServer: Sendable {
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
             TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
             ProgressRoutes(store: store, catalog: catalog, access: access, now: now).add(to: routes)
+            BundleRoutes(bundles: bundles, catalog: catalog, access: access).add(to: routes)
             DiscoveryRoutes(catalog: catalog, destinations: index, access: access, views: views, now: now) { ids in
                 await guideProfiles.publicGuides(ids).compactMapValues(\.name)
             }.add(to: routes)

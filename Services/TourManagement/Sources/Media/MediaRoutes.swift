@@ -79,48 +79,9 @@ public struct MediaRoutes: Sendable {
     }
 
     static func download(request: Request, sha256: String, store: MediaStore) async throws -> Response {
-        let etag = "\"\(sha256)\""
-        var headers = HTTPFields()
-        headers[.eTag] = etag
-        headers[.cacheControl] = cacheControl
-        headers[.acceptRanges] = "bytes"
-
-        if let ifNoneMatch = request.headers[values: .ifNoneMatch].nonEmptyJoined, Self.matches(ifNoneMatch, etag: etag) {
-            guard try await store.object(sha256: sha256) != nil else { throw MediaError.notFound }
-            return Response(status: .notModified, headers: headers)
-        }
-
-        var range: MediaByteRange? = nil
-        if let header = request.headers[values: .range].nonEmptyJoined, case .single(let single) = MediaByteRange.parse(header) {
-            // If-Range: only a strong match of our ETag keeps the range (RFC 9110 §13.1.5); dates never match.
-            if let ifRange = request.headers[.ifRange] {
-                range = ifRange.trimmingCharacters(in: .whitespaces) == etag ? single : nil
-            } else {
-                range = single
-            }
-        }
-
-        let download = try await store.open(sha256: sha256, range: range)
-        headers[.contentType] = download.object.contentType
-        headers[.contentLength] = String(download.contentLength)
-        if let selected = download.range {
-            headers[.contentRange] = "bytes \(selected.lowerBound)-\(selected.upperBound)/\(download.size)"
-            return Response(status: .partialContent, headers: headers, body: download.body)
-        }
-        return Response(status: .ok, headers: headers, body: download.body)
-    }
-
-    /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2) or is `*`.
-    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
-        ifNoneMatch.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingCharacters(in: .whitespaces)
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
+        guard let object = try await store.object(sha256: sha256) else { throw MediaError.notFound }
+        return try await RangedFile.response(to: request, etag: "\"\(sha256)\"", contentType: object.contentType, cacheControl: cacheControl,
+                                             exists: { true }, open: { try await store.open(sha256: sha256, range: $0).file })
     }
 }
 
-extension Array where Element == String {
-    fileprivate var nonEmptyJoined: String? { isEmpty ? nil : joined(separator: ",") }
-}

@@ -25,8 +25,6 @@ public final class MediaStore: Sendable {
 
     /// Bytes gathered before each write to the temporary file.
     static let writeSize = 256 * 1024
-    /// Bytes per chunk of a download body.
-    static let readSize = 128 * 1024
 
     /// A store over `root` (created if missing).
     public init(root: URL, catalog: any MediaCatalog, unreferencedLifetime: TimeInterval = 24 * 3600) throws {
@@ -120,28 +118,10 @@ public final class MediaStore: Sendable {
     /// The body reads the file in 128 KiB chunks as the client takes them.
     /// - Throws: ``MediaError/notFound`` (not a digest, no row, or no file), ``MediaError/rangeNotSatisfiable(size:)``.
     public func open(sha256: String, range: MediaByteRange? = nil) async throws -> MediaDownload {
-        guard let object = try await object(sha256: sha256) else { throw MediaError.notFound }
-        let path = FilePath(fileURL(sha256: sha256).path)
-        guard let info = try await fileSystem.info(forFileAt: path), info.type == .regular else { throw MediaError.notFound }
-        let size = Int(info.size)
-        var selected: ClosedRange<Int>? = nil
-        if let range {
-            guard let resolved = range.resolve(size: size) else { throw MediaError.rangeNotSatisfiable(size: size) }
-            selected = resolved
-        }
-        let bytes = selected.map { Int64($0.lowerBound)..<Int64($0.upperBound + 1) } ?? 0..<Int64(size)
-        let fileSystem = fileSystem
-        let body = ResponseBody(contentLength: bytes.count) { writer in
-            if !bytes.isEmpty {
-                try await fileSystem.withFileHandle(forReadingAt: path) { handle in
-                    for try await chunk in handle.readChunks(in: bytes, chunkLength: .bytes(Int64(Self.readSize))) {
-                        try await writer.write(chunk)
-                    }
-                }
-            }
-            try await writer.finish(nil)
-        }
-        return MediaDownload(object: object, size: size, range: selected, body: body)
+        guard let object = try await object(sha256: sha256),
+              let file = try await RangedFile.open(FilePath(fileURL(sha256: sha256).path), range: range, fileSystem: fileSystem)
+        else { throw MediaError.notFound }
+        return MediaDownload(object: object, file: file)
     }
 
     // MARK: Garbage collection
@@ -187,15 +167,17 @@ public final class MediaStore: Sendable {
 /// An opened download.
 public struct MediaDownload: Sendable {
     public let object: MediaObject
-    /// Bytes of the whole object.
-    public let size: Int
-    /// The bytes the body carries when a range was asked for; `nil` for the whole object.
-    public let range: ClosedRange<Int>?
-    /// The bytes, streamed from the file.
-    public let body: ResponseBody
+    /// The file, or the range of it asked for, streamed.
+    public let file: RangedFile
 
+    /// Bytes of the whole object.
+    public var size: Int { file.size }
+    /// The bytes the body carries when a range was asked for; `nil` for the whole object.
+    public var range: ClosedRange<Int>? { file.range }
+    /// The bytes, streamed from the file.
+    public var body: ResponseBody { file.body }
     /// Bytes in ``body``.
-    public var contentLength: Int { range?.count ?? size }
+    public var contentLength: Int { file.contentLength }
 }
 
 /// A file-system call of the media store failed.
