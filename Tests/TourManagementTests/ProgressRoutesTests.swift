@@ -103,6 +103,16 @@ struct ProgressRoutesTests {
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/progress/batch", future, token: traveller).status == 422)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/progress/batch", #"{"completions":[]}"#, token: traveller).status == 422)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/progress/batch", #"{"completions":[{}]}"#, token: traveller).status == 422)
+
+            // The guide unpublishes: the owner keeps the tour, everyone else no longer finds it.
+            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
+            _ = try await DiscoveryRoutesTests.eventually(client, "/v1/tours", count: 0)
+            let stranger = try await Authoring.token(UUID.v4().uuidString.lowercased(), role: .traveller)
+            #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)", token: stranger).status == 404)
+            let kept = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller)
+            #expect(kept.status == 200 && kept.json["entitled"] as? Bool == true)
+            #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)/progress", token: traveller).status == 200)
         }
     }
 

@@ -17,6 +17,8 @@ public struct TourManagementServer: Sendable {
     public let media: MediaStore
     /// Signs offline bundle manifests.
     public let bundleKey: BundleSigningKey
+    /// The read models over the service's own log, prepared (tables exist) before anything is served.
+    public let readModels: TourReadModels
 
     /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
     /// the in-memory index from the table.
@@ -27,8 +29,9 @@ public struct TourManagementServer: Sendable {
         let index = DestinationIndex(cities: try await destinations.loadAll())
         let media = try await MediaStore.open(storage)
         let bundleKey = try await BundleSigningKey.load(storage)
+        let readModels = try await TourReadModels.prepare(storage, logger: logger)
         return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media,
-                                    bundleKey: bundleKey)
+                                    bundleKey: bundleKey, readModels: readModels)
     }
 
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
@@ -49,11 +52,7 @@ public struct TourManagementServer: Sendable {
         let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, media: media, now: now)
         let mediaRoutes = MediaRoutes(store: media)
         let reads = GuideTours(sqlite: storage.sqlite, postgres: storage.postgres)
-        let guideTours = storage.projection(sqlite: SQLiteGuideToursProjection(), postgres: PostgresGuideToursProjection(), logger: logger)
-        let discovery = storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger)
-        let tourMedia = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger)
-        let entitlementsProjection = storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection(),
-                                                        logger: logger)
+        let guideTours = readModels.guideTours, discovery = readModels.discovery, tourMedia = readModels.tourMedia
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
         let store = AnyEventStore(storage.store)
         let access = TourAccess(entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres))
@@ -61,7 +60,7 @@ public struct TourManagementServer: Sendable {
         let bundles = OfflineBundles(store: store, signingKey: bundleKey,
                                      directory: configuration.runtime.dataDirectory.appendingPathComponent("bundles", isDirectory: true),
                                      now: now, logger: logger)
-        let bundleQueue = storage.projection(sqlite: SQLiteBundleQueueProjection(), postgres: PostgresBundleQueueProjection(), logger: logger)
+        let bundleQueue = readModels.bundleQueue
         let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, sqlite: storage.sqlite, postgres: storage.postgres,
                                               after: [bundleQueue, discovery], logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
@@ -69,18 +68,14 @@ public struct TourManagementServer: Sendable {
                                                                     internalToken: configuration.service.internalToken, logger: logger)
         let readiness = Readiness()
         readiness.register(guideAccounts)
-        readiness.register(guideTours)
-        readiness.register(discovery)
-        readiness.register(tourMedia)
-        readiness.register(entitlementsProjection)
-        readiness.register(bundleQueue)
+        for projection in readModels.all { readiness.register(projection) }
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(topic: Topic.tours.name, logger: logger)
-                + [guideTours, discovery, tourMedia, entitlementsProjection, bundleQueue, maintenance,
+                + readModels.all + [maintenance,
                    MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
@@ -105,5 +100,29 @@ enum TourManagementOpenAPI {
             throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the tour-management OpenAPI document in the bundle")
         }
         return try OpenAPIDocument(contentsOfFile: url.path)
+    }
+}
+
+/// tour-management's read models over its own log, each on the configured backend.
+public struct TourReadModels: Sendable {
+    public let guideTours: any ProjectionRunning
+    public let discovery: any ProjectionRunning
+    public let tourMedia: any ProjectionRunning
+    public let entitlements: any ProjectionRunning
+    public let bundleQueue: any ProjectionRunning
+
+    /// Every one (background services, readiness checks).
+    public var all: [any ProjectionRunning] { [guideTours, discovery, tourMedia, entitlements, bundleQueue] }
+
+    /// Creates the runners and their tables.
+    public static func prepare(_ storage: ServiceStorage, logger: Logger) async throws -> TourReadModels {
+        let models = TourReadModels(
+            guideTours: storage.projection(sqlite: SQLiteGuideToursProjection(), postgres: PostgresGuideToursProjection(), logger: logger),
+            discovery: storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger),
+            tourMedia: storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger),
+            entitlements: storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection(), logger: logger),
+            bundleQueue: storage.projection(sqlite: SQLiteBundleQueueProjection(), postgres: PostgresBundleQueueProjection(), logger: logger))
+        for projection in models.all { try await projection.prepare() }
+        return models
     }
 }

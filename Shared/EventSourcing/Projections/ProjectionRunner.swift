@@ -64,9 +64,25 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
         state.withLock { $0 = .live(position: position) }
     }
 
+    /// Creates the read model's tables (and checkpoint) if they do not exist yet, without applying anything: services
+    /// call it before they serve, so no request meets a missing table.
+    public func prepare() async throws {
+        _ = try await target.prepare()
+    }
+
     private func follow() async throws {
-        let checkpoint = try await target.prepare()
-        state.withLock { $0 = .catchingUp(position: checkpoint) }
+        var position = try await target.prepare()
+        state.withLock { $0 = .catchingUp(position: position) }
+        // Catch up to the end of the log first, so the runner reports live even when nothing new is appended.
+        while true {
+            let batch = try await store.readAll(after: position, limit: batchSize)
+            guard !batch.isEmpty else { break }
+            position = try await applyLive(batch)
+            state.withLock { $0 = .catchingUp(position: position) }
+            if batch.count < batchSize { break }
+        }
+        let checkpoint = position
+        state.withLock { $0 = .live(position: checkpoint) }
         for try await batch in store.subscribe(after: checkpoint, batchSize: batchSize, pollInterval: pollInterval) {
             let position = try await applyLive(batch)
             let live = batch.count < batchSize

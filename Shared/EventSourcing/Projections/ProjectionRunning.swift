@@ -7,6 +7,8 @@ public protocol ProjectionRunning: Service, Sendable {
     var name: String { get }
     /// Where it stands.
     var status: ProjectionStatus { get }
+    /// Creates the read model's tables if needed, applying nothing (call before serving reads).
+    func prepare() async throws
     /// Applies everything currently in the log, then returns.
     func catchUp() async throws
     /// Replays the whole log into fresh tables and swaps them in; returns the position reached.

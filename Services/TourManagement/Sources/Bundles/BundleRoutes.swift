@@ -54,7 +54,7 @@ public struct BundleRoutes: Sendable {
     /// The bundle of the tour's current revision, for a caller who may use it (built now if the publisher has not yet).
     func current(_ context: ServiceRequestContext) async throws -> BundlePublished {
         let identity = try context.requireIdentity()
-        let tour = try await DiscoveryRoutes.published(context, catalog)
+        let tour = try await DiscoveryRoutes.published(context, catalog, access: access)
         try await access.requireUse(tour, identity)
         return try await bundles.ensure(tour)
     }

@@ -210,7 +210,7 @@ public struct DiscoveryRoutes: Sendable {
         }
 
         group.get(":id") { request, context -> TourDetailResponse in
-            let tour = try await Self.published(context, catalog)
+            let tour = try await Self.published(context, catalog, access: access)
             let user = context.identity.flatMap { UUID(uuidString: $0.subject) }
             let viewer = views.viewer(user: user, clientAddress: context.clientAddress(request),
                                       userAgent: request.headers[.userAgent])
@@ -242,8 +242,12 @@ public struct DiscoveryRoutes: Sendable {
     }
 
     /// The listed tour named by the `id` path parameter; 404 for anything else (unknown, draft, unpublished, not a UUID).
-    static func published(_ context: ServiceRequestContext, _ catalog: TourCatalog) async throws -> PublishedTour {
-        guard let id = UUID(uuidString: try context.parameters.require("id")), let tour = try await catalog.tour(id) else {
+    /// With `access`, an unpublished tour is still found for those who may use it (its buyers keep it).
+    static func published(_ context: ServiceRequestContext, _ catalog: TourCatalog, access: TourAccess? = nil) async throws -> PublishedTour {
+        guard let id = UUID(uuidString: try context.parameters.require("id")),
+              let tour = try await catalog.tour(id, includeUnlisted: access != nil),
+              tour.listed ? true : try await access!.mayUse(tour, context.identity)
+        else {
             throw Problem.notFound("no such published tour", code: "unknown-tour")
         }
         return tour

@@ -41,15 +41,18 @@ public struct TourCatalog: Sendable {
         self.postgres = postgres
     }
 
-    /// The published (listed) revision of a tour.
-    public func tour(_ id: UUID) async throws -> PublishedTour? {
+    /// The last published revision of a tour: only while listed, unless `includeUnlisted` (travellers who bought a tour
+    /// keep using it after its guide unpublished it).
+    public func tour(_ id: UUID, includeUnlisted: Bool = false) async throws -> PublishedTour? {
         if let sqlite {
             return try await sqlite.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM tour_search WHERE tour_id = ? AND listed = 1", arguments: [id.uuidString.lowercased()])
+                try Row.fetchOne(db, sql: "SELECT * FROM tour_search WHERE tour_id = ?" + (includeUnlisted ? "" : " AND listed = 1"),
+                                 arguments: [id.uuidString.lowercased()])
                     .map(SQLiteDiscoveryProjection.tour)
             }
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE tour_id = $1 AND listed")
+        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE tour_id = $1"
+            + (includeUnlisted ? "" : " AND listed"))
         query.binds.append(id)
         for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
             return try PostgresDiscoveryProjection.tour(row)

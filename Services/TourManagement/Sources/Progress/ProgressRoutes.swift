@@ -129,7 +129,7 @@ public struct ProgressRoutes: Sendable {
     /// The published tour and the caller, who must be allowed to use it.
     func prepare(_ context: ServiceRequestContext) async throws -> (PublishedTour, UUID) {
         let identity = try context.requireIdentity()
-        let tour = try await DiscoveryRoutes.published(context, catalog)
+        let tour = try await DiscoveryRoutes.published(context, catalog, access: access)
         try await access.requireUse(tour, identity)
         guard let user = UUID(uuidString: identity.subject) else { throw Problem.forbidden("unknown caller") }
         return (tour, user)
