@@ -34,8 +34,9 @@ struct TourAuthoringRoutesTests {
     }
 
     /// ``withService(authURL:_:)`` with the service's storage at hand (to append events no route makes yet).
-    static func withServiceAndStorage(_ body: @Sendable (any TestClientProtocol, ServiceStorage) async throws -> Void) async throws {
-        try await withApplication { app, storage in try await app.test(.router) { client in try await body(client, storage) } }
+    static func withServiceAndStorage(authURL: URL = URL(string: "http://127.0.0.1:9")!,
+                                      _ body: @Sendable (any TestClientProtocol, ServiceStorage) async throws -> Void) async throws {
+        try await withApplication(authURL: authURL) { app, storage in try await app.test(.router) { client in try await body(client, storage) } }
     }
 
     static func withApplication<T: Sendable>(authURL: URL = URL(string: "http://127.0.0.1:9")!,

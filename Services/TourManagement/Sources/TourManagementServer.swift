@@ -19,6 +19,8 @@ public struct TourManagementServer: Sendable {
     public let bundleKey: BundleSigningKey
     /// The read models over the service's own log, prepared (tables exist) before anything is served.
     public let readModels: TourReadModels
+    /// Purchases, payments, entitlements, exchange rates.
+    public let commerce: Commerce
 
     /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
     /// the in-memory index from the table.
@@ -30,8 +32,9 @@ public struct TourManagementServer: Sendable {
         let media = try await MediaStore.open(storage)
         let bundleKey = try await BundleSigningKey.load(storage)
         let readModels = try await TourReadModels.prepare(storage, logger: logger)
+        let commerce = try await Commerce.open(configuration.commerce, storage: storage, logger: logger)
         return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media,
-                                    bundleKey: bundleKey, readModels: readModels)
+                                    bundleKey: bundleKey, readModels: readModels, commerce: commerce)
     }
 
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
@@ -55,7 +58,8 @@ public struct TourManagementServer: Sendable {
         let guideTours = readModels.guideTours, discovery = readModels.discovery, tourMedia = readModels.tourMedia
         let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
         let store = AnyEventStore(storage.store)
-        let access = TourAccess(entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres))
+        let access = TourAccess(entitlements: commerce.entitlements)
+        let commerce = commerce
         let views = TourViewRecorder(store: store, logger: logger)
         let bundles = OfflineBundles(store: store, signingKey: bundleKey,
                                      directory: configuration.runtime.dataDirectory.appendingPathComponent("bundles", isDirectory: true),
@@ -66,6 +70,10 @@ public struct TourManagementServer: Sendable {
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
+        let reviews = ReviewCommands(storage: storage, now: now)
+        let favourites = Favourites(store: store, catalog: catalog, now: now)
+        let erasures = ErasureWorker(reviews: reviews, storage: storage, after: [readModels.reviews], logger: logger)
+        let userNames: @Sendable ([UUID]) async -> [UUID: String] = { ids in await guideProfiles.publicGuides(ids).compactMapValues(\.name) }
         let readiness = Readiness()
         readiness.register(guideAccounts)
         for projection in readModels.all { readiness.register(projection) }
@@ -74,9 +82,9 @@ public struct TourManagementServer: Sendable {
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
-            background: try storage.publishing(topic: Topic.tours.name, logger: logger)
+            background: try storage.publishing(topic: Topic.tours.name, include: TourManagementEvents.isPublished, logger: logger)
                 + readModels.all + [maintenance,
-                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts],
+                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
@@ -85,10 +93,18 @@ public struct TourManagementServer: Sendable {
             TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
             ProgressRoutes(store: store, catalog: catalog, access: access, now: now).add(to: routes)
             BundleRoutes(bundles: bundles, catalog: catalog, access: access).add(to: routes)
-            DiscoveryRoutes(catalog: catalog, destinations: index, access: access, views: views, now: now) { ids in
-                await guideProfiles.publicGuides(ids).compactMapValues(\.name)
+            DiscoveryRoutes(catalog: catalog, destinations: index, access: access, views: views, exchangeRates: commerce.exchangeRates, now: now,
+                            guideNames: userNames).add(to: routes)
+            ReviewRoutes(reviews: reviews, userNames: userNames).add(to: routes)
+            commerce.routes(now: now) { ids in
+                var owned: [UUID: OwnedTourBundle] = [:]
+                for id in ids {
+                    if let latest = try await bundles.latest(id) { owned[id] = OwnedTourBundle(version: latest.version, sizeBytes: latest.sizeBytes) }
+                }
+                return owned
             }.add(to: routes)
-            storage.addFeedRoutes(to: routes)
+            FavouritesRoutes(favourites: favourites, destinations: index, guideNames: userNames).add(to: routes)
+            storage.addFeedRoutes(to: routes, include: TourManagementEvents.isPublished)
         }
     }
 }
@@ -110,9 +126,10 @@ public struct TourReadModels: Sendable {
     public let tourMedia: any ProjectionRunning
     public let entitlements: any ProjectionRunning
     public let bundleQueue: any ProjectionRunning
+    public let reviews: any ProjectionRunning
 
     /// Every one (background services, readiness checks).
-    public var all: [any ProjectionRunning] { [guideTours, discovery, tourMedia, entitlements, bundleQueue] }
+    public var all: [any ProjectionRunning] { [guideTours, discovery, tourMedia, entitlements, bundleQueue, reviews] }
 
     /// Creates the runners and their tables.
     public static func prepare(_ storage: ServiceStorage, logger: Logger) async throws -> TourReadModels {
@@ -121,8 +138,25 @@ public struct TourReadModels: Sendable {
             discovery: storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger),
             tourMedia: storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection(), logger: logger),
             entitlements: storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection(), logger: logger),
-            bundleQueue: storage.projection(sqlite: SQLiteBundleQueueProjection(), postgres: PostgresBundleQueueProjection(), logger: logger))
+            bundleQueue: storage.projection(sqlite: SQLiteBundleQueueProjection(), postgres: PostgresBundleQueueProjection(), logger: logger),
+            reviews: storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection(), logger: logger))
         for projection in models.all { try await projection.prepare() }
         return models
     }
+}
+
+/// What tour-management publishes on `waypoint.tours` (relay and embedded feed): exactly the published language in
+/// `Shared/Contracts/Tours` — internal events (review reports, purchase bookkeeping, …) stay in the service's log.
+public enum TourManagementEvents {
+    public static let publishedTypes: Set<String> = [
+        TourDrafted.eventType, TourDetailsChanged.eventType, StopAdded.eventType, StopChanged.eventType, StopsReordered.eventType,
+        StopRemoved.eventType, MediaAttached.eventType, TourPublished.eventType, TourUnpublished.eventType, TourDraftExpired.eventType,
+        TourDeleted.eventType,
+        PurchaseStarted.eventType, PurchaseCompleted.eventType, PurchaseFailed.eventType, PurchaseRefunded.eventType, TourAcquired.eventType,
+        ReviewPosted.eventType, ReviewEdited.eventType, ReviewReplied.eventType, ReviewHidden.eventType, TourFavourited.eventType,
+        TourUnfavourited.eventType, TourStarted.eventType, StopCompleted.eventType, TourCompleted.eventType, TourViewed.eventType,
+        BundlePublished.eventType,
+    ]
+
+    public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
 }

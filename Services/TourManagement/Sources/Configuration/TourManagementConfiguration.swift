@@ -14,11 +14,15 @@ public struct TourManagementConfiguration: Sendable {
     public var runtime: RuntimeSettings
     /// Base URLs of the other services (auth).
     public var endpoints: ServiceEndpoints
+    /// Platform fee, payment provider and its secrets (`WAYPOINT_PLATFORM_FEE_BPS`, `WAYPOINT_PAYMENTS_*`, `WAYPOINT_STRIPE_*`).
+    public var commerce: CommerceConfiguration
 
-    public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints()) {
+    public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
+                commerce: CommerceConfiguration = CommerceConfiguration()) {
         self.service = service
         self.runtime = runtime
         self.endpoints = endpoints
+        self.commerce = commerce
     }
 
     /// auth's base URL (`WAYPOINT_AUTH_URL`, default `http://127.0.0.1:8081`).
@@ -29,6 +33,7 @@ public struct TourManagementConfiguration: Sendable {
         TourManagementConfiguration(
             service: try ServiceConfiguration.fromEnvironment(serviceName: serviceName, defaultPort: defaultPort, environment: environment),
             runtime: try RuntimeSettings.fromEnvironment(serviceName: serviceName, environment: environment),
-            endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment))
+            endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment),
+            commerce: try CommerceConfiguration.fromEnvironment(environment, serviceName: serviceName))
     }
 }

@@ -36,8 +36,8 @@ public struct DiscoveryFilter: Sendable, Hashable {
     public var near: DiscoveryCircle?
     /// A tour matches when it has **any** of these themes.
     public var themes: Set<TourTheme> = []
-    /// Inclusive price bounds in minor units of `currency` (a price bound needs a currency: minor units of different
-    /// currencies do not compare).
+    /// Inclusive price bounds in minor units of `currency` (`priceCurrency` in the query; a price bound needs one: minor
+    /// units of different currencies do not compare).
     public var minPriceMinor: Int64?
     public var maxPriceMinor: Int64?
     /// Only tours priced in this currency.
@@ -127,12 +127,12 @@ public struct DiscoveryQuery: Sendable, Hashable {
         filter.maxPriceMinor = number("maxPrice", as: Int64.self)
         validator.range(filter.minPriceMinor, field: "minPrice", 0...Int64.max)
         validator.range(filter.maxPriceMinor, field: "maxPrice", 0...Int64.max)
-        if let code = parameters["currency"] {
+        if let code = parameters["priceCurrency"] {
             filter.currency = CurrencyCode(code)
-            validator.require(filter.currency != nil, field: "currency", code: "unsupported-currency",
+            validator.require(filter.currency != nil, field: "priceCurrency", code: "unsupported-currency",
                               message: "must be an active ISO 4217 currency code such as EUR")
         } else if filter.minPriceMinor != nil || filter.maxPriceMinor != nil {
-            validator.require(false, field: "currency", code: "required",
+            validator.require(false, field: "priceCurrency", code: "required",
                               message: "is required with minPrice or maxPrice (minor units of different currencies do not compare)")
         }
         if let raw = parameters["free"] {

@@ -114,11 +114,127 @@ enum DiscoveryFold {
         }
     }
 
-    static func row(_ e: TourPublished, existing: PublishedTour?) -> PublishedTour {
+    /// `pending`: ratings of reviews folded before the tour had a row (see ``DiscoveryRatingFold``).
+    static func row(_ e: TourPublished, existing: PublishedTour?, pending: TourRating? = nil) -> PublishedTour {
         PublishedTour(tourId: e.tourId, document: PublishedTour.Document(guideId: e.guideId, revision: e.revision, details: e.details,
                                                                          stops: e.stops, lengthMetres: e.lengthMetres),
                       listed: true, firstPublishedAt: existing?.firstPublishedAt ?? e.publishedAt, publishedAt: e.publishedAt,
-                      rating: existing?.rating ?? TourRating(), popularity: existing?.popularity ?? 0)
+                      rating: (existing?.rating ?? TourRating()).adding(pending ?? TourRating()), popularity: existing?.popularity ?? 0)
+    }
+}
+
+/// How review events move a tour's rating in discovery (`rating_count`, `rating_sum`, `rating_avg`, `rating_bayes`);
+/// both backends apply exactly this. `ReviewPosted` adds its rating, `ReviewEdited` moves `previousRating` to `rating`,
+/// `ReviewHidden` takes its rating away.
+///
+/// Order: a review needs an entitlement and an entitlement a published tour, so in the one log of the service the tour's
+/// `TourPublished` comes first. Should a review still arrive for a tour without a row (a tour whose publication is not
+/// in this log, a replay of a partial log), its change waits in `tour_rating_pending` and is added to the row when the
+/// tour is first published: a rating is never lost, whatever the order.
+enum DiscoveryRatingFold {
+    enum Event: Sendable {
+        case posted(ReviewPosted)
+        case edited(ReviewEdited)
+        case hidden(ReviewHidden)
+    }
+
+    static let types = EventTypeMap<Event>()
+        .registering(ReviewPosted.self) { .posted($0) }
+        .registering(ReviewEdited.self) { .edited($0) }
+        .registering(ReviewHidden.self) { .hidden($0) }
+
+    /// The tour and the change of its rating (count, sum), or `nil` for other events.
+    static func change(_ envelope: EventEnvelope) throws -> (tourId: UUID, delta: TourRating)? {
+        switch try types.decode(envelope) {
+        case .posted(let e)?: (e.tourId, TourRating(count: 1, sum: e.rating))
+        case .edited(let e)?: (e.tourId, TourRating(count: 0, sum: e.rating - e.previousRating))
+        case .hidden(let e)?: (e.tourId, TourRating(count: -1, sum: -e.rating))
+        case nil: nil
+        }
+    }
+
+    /// The pending table (older databases made before it existed get it on first need).
+    static func createPending(_ t: ProjectionTables, postgres: Bool) -> String {
+        let id = postgres ? "uuid" : "TEXT"
+        return """
+            CREATE TABLE IF NOT EXISTS \(t("tour_rating_pending")) (tour_id \(id) PRIMARY KEY, rating_count \(postgres ? "int" : "INTEGER") NOT NULL,
+                rating_sum \(postgres ? "int" : "INTEGER") NOT NULL)
+            """
+    }
+
+    static func apply(_ change: (tourId: UUID, delta: TourRating), _ db: Database, _ t: ProjectionTables) throws {
+        let id = change.tourId.uuidString.lowercased()
+        if let row = try Row.fetchOne(db, sql: "SELECT rating_count, rating_sum FROM \(t("tour_search")) WHERE tour_id = ?", arguments: [id]) {
+            let rating = TourRating(count: row[0], sum: row[1]).adding(change.delta)
+            try db.execute(sql: """
+                UPDATE \(t("tour_search")) SET rating_count = ?, rating_sum = ?, rating_avg = ?, rating_bayes = ? WHERE tour_id = ?
+                """, arguments: [rating.count, rating.sum, rating.average, rating.bayesian, id])
+            return
+        }
+        try db.execute(sql: createPending(t, postgres: false))
+        try db.execute(sql: """
+            INSERT INTO \(t("tour_rating_pending")) (tour_id, rating_count, rating_sum) VALUES (?, ?, ?)
+            ON CONFLICT (tour_id) DO UPDATE SET rating_count = rating_count + excluded.rating_count, rating_sum = rating_sum + excluded.rating_sum
+            """, arguments: [id, change.delta.count, change.delta.sum])
+    }
+
+    /// Removes and returns the ratings waiting for `tourId`.
+    static func takePending(_ tourId: UUID, _ db: Database, _ t: ProjectionTables) throws -> TourRating? {
+        try db.execute(sql: createPending(t, postgres: false))
+        let id = tourId.uuidString.lowercased()
+        guard let row = try Row.fetchOne(db, sql: "SELECT rating_count, rating_sum FROM \(t("tour_rating_pending")) WHERE tour_id = ?",
+                                         arguments: [id]) else { return nil }
+        try db.execute(sql: "DELETE FROM \(t("tour_rating_pending")) WHERE tour_id = ?", arguments: [id])
+        return TourRating(count: row[0], sum: row[1])
+    }
+
+    static func apply(_ change: (tourId: UUID, delta: TourRating), _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        var select = PostgresQuery(unsafeSQL: "SELECT rating_count, rating_sum FROM \(t("tour_search")) WHERE tour_id = $1")
+        select.binds.append(change.tourId)
+        var current: TourRating?
+        for try await (count, sum) in try await connection.query(select, logger: connection.logger).decode((Int32, Int32).self) {
+            current = TourRating(count: Int(count), sum: Int(sum))
+        }
+        if let current {
+            let rating = current.adding(change.delta)
+            var update = PostgresQuery(unsafeSQL: """
+                UPDATE \(t("tour_search")) SET rating_count = $2, rating_sum = $3, rating_avg = $4, rating_bayes = $5 WHERE tour_id = $1
+                """)
+            update.binds.append(change.tourId)
+            update.binds.append(Int32(rating.count))
+            update.binds.append(Int32(rating.sum))
+            update.binds.append(rating.average)
+            update.binds.append(rating.bayesian)
+            try await connection.query(update, logger: connection.logger)
+            return
+        }
+        try await connection.query(PostgresQuery(unsafeSQL: createPending(t, postgres: true)), logger: connection.logger)
+        var pending = PostgresQuery(unsafeSQL: """
+            INSERT INTO \(t("tour_rating_pending")) (tour_id, rating_count, rating_sum) VALUES ($1, $2, $3)
+            ON CONFLICT (tour_id) DO UPDATE SET rating_count = \(t("tour_rating_pending")).rating_count + excluded.rating_count,
+                rating_sum = \(t("tour_rating_pending")).rating_sum + excluded.rating_sum
+            """)
+        pending.binds.append(change.tourId)
+        pending.binds.append(Int32(change.delta.count))
+        pending.binds.append(Int32(change.delta.sum))
+        try await connection.query(pending, logger: connection.logger)
+    }
+
+    static func takePending(_ tourId: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws -> TourRating? {
+        try await connection.query(PostgresQuery(unsafeSQL: createPending(t, postgres: true)), logger: connection.logger)
+        var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(t("tour_rating_pending")) WHERE tour_id = $1 RETURNING rating_count, rating_sum")
+        delete.binds.append(tourId)
+        for try await (count, sum) in try await connection.query(delete, logger: connection.logger).decode((Int32, Int32).self) {
+            return TourRating(count: Int(count), sum: Int(sum))
+        }
+        return nil
+    }
+}
+
+extension TourRating {
+    /// This rating with another's count and sum added (a change may be negative).
+    func adding(_ other: TourRating) -> TourRating {
+        TourRating(count: count + other.count, sum: sum + other.sum)
     }
 }
 
@@ -126,7 +242,7 @@ enum DiscoveryFold {
 /// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
 public struct SQLiteDiscoveryProjection: SQLiteProjection {
     public let name = "discovery"
-    public let tables = ["tour_search", "tour_text", "tour_start"]
+    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending"]
 
     public init() {}
 
@@ -147,9 +263,11 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
             CREATE VIRTUAL TABLE \(t("tour_text")) USING fts5(title, description, stops, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE \(t("tour_start")) USING rtree(id, min_lat, max_lat, min_lng, max_lng);
             """)
+        try db.execute(sql: DiscoveryRatingFold.createPending(t, postgres: false))
     }
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
+        if let rating = try DiscoveryRatingFold.change(event) { return try DiscoveryRatingFold.apply(rating, db, t) }
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
         switch DiscoveryFold.change(for: decoded) {
         case .none:
@@ -159,7 +277,7 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
         case .publish(let e):
             let existing = try Row.fetchOne(db, sql: "SELECT * FROM \(t("tour_search")) WHERE tour_id = ?",
                                             arguments: [e.tourId.uuidString.lowercased()])
-            let row = DiscoveryFold.row(e, existing: try existing.map(Self.tour))
+            let row = DiscoveryFold.row(e, existing: try existing.map(Self.tour), pending: try DiscoveryRatingFold.takePending(e.tourId, db, t))
             let docID: Int64? = existing?["doc_id"]
             try db.execute(sql: """
                 INSERT INTO \(t("tour_search")) (doc_id, tour_id, guide_id, listed, title, destination_id, theme_mask, languages,
@@ -170,7 +288,8 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
-                    published_at_us = excluded.published_at_us, document = excluded.document
+                    rating_count = excluded.rating_count, rating_sum = excluded.rating_sum, rating_avg = excluded.rating_avg,
+                    rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us, document = excluded.document
                 """, arguments: [
                     docID, row.tourId.uuidString.lowercased(), row.guideId.uuidString.lowercased(), row.details.title,
                     row.details.destinationId, DiscoveryFilter.mask(row.details.themes), row.languageList, row.details.price.amountMinor,
@@ -202,7 +321,7 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 /// folded text and a `geography` first stop (GiST).
 public struct PostgresDiscoveryProjection: PostgresProjection {
     public let name = "discovery"
-    public let tables = ["tour_search"]
+    public let tables = ["tour_search", "tour_rating_pending"]
 
     public init() {}
 
@@ -228,6 +347,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             "CREATE INDEX \(t.index("tour_search_price")) ON \(t("tour_search")) (price_minor, tour_id)",
             "CREATE INDEX \(t.index("tour_search_text")) ON \(t("tour_search")) USING gin (search)",
             "CREATE INDEX \(t.index("tour_search_start")) ON \(t("tour_search")) USING gist (start_geog)",
+            DiscoveryRatingFold.createPending(t, postgres: true),
         ] {
             try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
         }
@@ -238,6 +358,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
         """
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        if let rating = try DiscoveryRatingFold.change(event) { return try await DiscoveryRatingFold.apply(rating, connection, t) }
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
         switch DiscoveryFold.change(for: decoded) {
         case .none:
@@ -251,7 +372,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             select.binds.append(e.tourId)
             var existing: PublishedTour?
             for try await found in try await connection.query(select, logger: connection.logger) { existing = try Self.tour(found) }
-            let row = DiscoveryFold.row(e, existing: existing)
+            let row = DiscoveryFold.row(e, existing: existing, pending: try await DiscoveryRatingFold.takePending(e.tourId, connection, t))
             let text = row.searchText
             var query = PostgresQuery(unsafeSQL: """
                 INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
@@ -265,8 +386,9 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
-                    start_geog = excluded.start_geog, published_at_us = excluded.published_at_us, search = excluded.search,
-                    document = excluded.document
+                    start_geog = excluded.start_geog, rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
+                    rating_avg = excluded.rating_avg, rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us,
+                    search = excluded.search, document = excluded.document
                 """)
             query.binds.append(row.tourId)
             query.binds.append(row.guideId)

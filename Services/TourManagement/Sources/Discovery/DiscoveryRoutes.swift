@@ -39,6 +39,8 @@ struct TourSummaryResponse: Codable, Sendable {
     var themes: [TourTheme]
     var languages: [String]
     var price: Price
+    /// `price` in the currency asked for with `?currency=` (approximate, from the operators' rates table).
+    var convertedPrice: ConvertedPrice?
     var estimatedMinutes: Int
     var difficulty: TourDifficulty
     var mode: TourMode
@@ -151,31 +153,50 @@ public struct DiscoveryRoutes: Sendable {
     let guideNames: @Sendable ([UUID]) async -> [UUID: String]
     let access: TourAccess
     let views: TourViewRecorder
+    let exchangeRates: ExchangeRates
     let now: @Sendable () -> Date
 
-    public init(catalog: TourCatalog, destinations: DestinationIndex, access: TourAccess, views: TourViewRecorder,
+    public init(catalog: TourCatalog, destinations: DestinationIndex, access: TourAccess, views: TourViewRecorder, exchangeRates: ExchangeRates,
                 now: @escaping @Sendable () -> Date = Date.init,
                 guideNames: @escaping @Sendable ([UUID]) async -> [UUID: String] = { _ in [:] }) {
         self.catalog = catalog
         self.destinations = destinations
         self.access = access
         self.views = views
+        self.exchangeRates = exchangeRates
         self.now = now
         self.guideNames = guideNames
     }
 
     public func add(to routes: ServiceRoutes) {
         let catalog = catalog, destinations = destinations, guideNames = guideNames, access = access, views = views, now = now
+        let exchangeRates = exchangeRates
+        /// `?currency=`: the currency to add converted prices in (422 for an unknown one).
+        @Sendable func displayCurrency(_ request: Request) throws -> CurrencyCode? {
+            guard let code = request.uri.queryParameters.get("currency") else { return nil }
+            guard let currency = CurrencyCode(code) else {
+                throw Problem.unprocessable(fieldErrors: [FieldError(field: "currency", code: "unsupported-currency",
+                                                                     message: "must be an active ISO 4217 currency code such as EUR")])
+            }
+            return currency
+        }
         let group = routes.optionallyAuthenticated("/v1/tours")
 
         group.get { request, _ -> TourListResponse in
-            let query = try DiscoveryQuery.parse(Self.parameters(request)) { destinations.city(id: $0) != nil }
+            var parameters = Self.parameters(request)
+            parameters["currency"] = nil
+            let display = try displayCurrency(request)
+            let query = try DiscoveryQuery.parse(parameters) { destinations.city(id: $0) != nil }
             let page = try await catalog.search(query)
             let names = await guideNames(Array(Set(page.hits.map(\.tour.guideId))))
-            return TourListResponse(tours: page.hits.map {
-                TourSummaryResponse($0.tour, guideName: names[$0.tour.guideId], city: destinations.city(id: $0.tour.details.destinationId),
-                                    distanceMetres: $0.distanceMetres, fullDescription: false)
-            }, nextCursor: page.nextCursor?.encoded)
+            var tours: [TourSummaryResponse] = []
+            for hit in page.hits {
+                var summary = TourSummaryResponse(hit.tour, guideName: names[hit.tour.guideId], city: destinations.city(id: hit.tour.details.destinationId),
+                                                  distanceMetres: hit.distanceMetres, fullDescription: false)
+                summary.convertedPrice = try await exchangeRates.converted(hit.tour.details.price, to: display)
+                tours.append(summary)
+            }
+            return TourListResponse(tours: tours, nextCursor: page.nextCursor?.encoded)
         }
 
         group.get("map") { request, _ -> Response in
@@ -194,7 +215,7 @@ public struct DiscoveryRoutes: Sendable {
             validator.range(zoom, field: "zoom", TourMapClustering.zoomRange)
             // The list filters narrow the map too (except q, sort, cursor and limit).
             var filterParameters = parameters
-            for name in ["bbox", "zoom", "q", "sort", "cursor", "limit"] { filterParameters[name] = nil }
+            for name in ["bbox", "zoom", "q", "sort", "cursor", "limit", "currency"] { filterParameters[name] = nil }
             var filter = DiscoveryFilter()
             do {
                 filter = try DiscoveryQuery.parse(filterParameters) { destinations.city(id: $0) != nil }.filter
@@ -217,9 +238,11 @@ public struct DiscoveryRoutes: Sendable {
             await views.record(tour: tour.tourId, guide: tour.guideId, viewer: viewer, user: user, at: now())
             let name = await guideNames([tour.guideId])[tour.guideId]
             let full = try await access.mayUse(tour, context.identity)
+            var summary = TourSummaryResponse(tour, guideName: name, city: destinations.city(id: tour.details.destinationId), distanceMetres: nil,
+                                              fullDescription: true)
+            summary.convertedPrice = try await exchangeRates.converted(tour.details.price, to: try displayCurrency(request))
             return TourDetailResponse(
-                tour: TourSummaryResponse(tour, guideName: name, city: destinations.city(id: tour.details.destinationId), distanceMetres: nil,
-                                          fullDescription: true),
+                tour: summary,
                 entitled: full, stops: tour.stops.map { TourDetailResponse.Stop($0, full: full) }, firstStop: tour.stops.first)
         }
 
