@@ -179,6 +179,31 @@ struct DiscoveryReadModelTests {
             let nearPages = try await Self.allPages(catalog, { var n = near; n.near?.radiusMetres = 5_000; return n }(), sort: .distance, limit: 2)
             #expect(nearPages == [f.oldTown, f.wine, f.revised])
 
+            // Popularity: completed purchases and acquisitions add one, a refund takes it back.
+            let money = Money(amountMinor: 1_500, currency: .eur), guide = UUID.v4()
+            for (tour, buyers) in [(f.wine, 3), (f.hofburg, 1)] {
+                for _ in 0..<buyers {
+                    let buyer = UUID.v4(), purchase = UUID.v4()
+                    let stream = "access-\(tour.uuidString.lowercased())-\(buyer.uuidString.lowercased())"
+                    _ = try await store.append(try PurchaseCompleted(purchaseId: purchase, tourId: tour, userId: buyer, guideId: guide, revision: 1,
+                                                                     price: money, platformFee: money, guideEarnings: money, providerPaymentId: "pi",
+                                                                     completedAt: Self.start).newEvent(), to: stream, expectedVersion: .any)
+                    if tour == f.hofburg {
+                        _ = try await store.append(try PurchaseRefunded(purchaseId: purchase, tourId: tour, userId: buyer, guideId: guide, amount: money,
+                                                                        platformFee: money, guideEarnings: money, refundedAt: Self.start).newEvent(),
+                                                   to: stream, expectedVersion: .any)
+                    }
+                }
+            }
+            let taker = UUID.v4()
+            _ = try await store.append(try TourAcquired(tourId: f.oldTown, userId: taker, guideId: guide, revision: 1, acquiredAt: Self.start).newEvent(),
+                                       to: "access-\(f.oldTown.uuidString.lowercased())-\(taker.uuidString.lowercased())", expectedVersion: .any)
+            try await runner.catchUp()
+            let popular = try await catalog.search(DiscoveryQuery(sort: .popularity, limit: 2)).hits.map { ($0.tour.tourId, $0.tour.popularity) }
+            #expect(popular.map(\.0) == [f.wine, f.oldTown] && popular.map(\.1) == [3, 1])
+            #expect(try await catalog.tour(f.hofburg)?.popularity == 0, "refunded")
+            #expect(try await catalog.popularityByDestination() == [Self.krems: 4])
+
             // Map markers: the box, the filters.
             let box = try BoundingBox(queryValue: "15.5,48.3,15.7,48.5")
             #expect(Set(try await catalog.markers(in: box, filter: DiscoveryFilter()).map(\.tourId)) == [f.oldTown, f.wine, f.revised])

@@ -116,6 +116,30 @@ struct ProgressRoutesTests {
         }
     }
 
+    @Test("?currency= adds an approximate converted price with the rates' update time, in lists and details")
+    func convertedPrices() async throws {
+        try await Authoring.withServiceAndStorage { client, _ in
+            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let paid = Authoring.draft.replacingOccurrences(of: #""amountMinor":0"#, with: #""amountMinor":1500"#)
+            let id = try #require(try await Authoring.send(client, .post, "/v1/tours", paid, token: guide).json["id"] as? String)
+            for stop in [#"{"name":"A","description":"a","location":{"lat":48.41,"lng":15.60}}"#,
+                         #"{"name":"B","description":"b","location":{"lat":48.42,"lng":15.61}}"#] {
+                #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
+            }
+            #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
+            _ = try await DiscoveryRoutesTests.eventually(client, "/v1/tours", count: 1)
+            let admin = try await Authoring.token(UUID.v4().uuidString.lowercased(), role: .admin)
+            #expect(try await Authoring.send(client, .put, "/v1/admin/exchange-rates", #"{"rates":{"USD":"1.1","JPY":"160"}}"#, token: admin).status == 200)
+            let list = try await DiscoveryRoutesTests.get(client, "/v1/tours?currency=JPY")
+            let converted = try #require((list.json["tours"] as? [[String: Any]])?.first?["convertedPrice"] as? [String: Any])
+            #expect(converted["amountMinor"] as? Int == 2_400 && converted["currency"] as? String == "JPY")
+            #expect(converted["ratesUpdatedAt"] as? String != nil)
+            let detail = try await DiscoveryRoutesTests.get(client, "/v1/tours/\(id)?currency=USD")
+            #expect(((detail.json["tour"] as? [String: Any])?["convertedPrice"] as? [String: Any])?["amountMinor"] as? Int == 1_650)
+            #expect((try await DiscoveryRoutesTests.get(client, "/v1/tours")).json["tours"].map { ($0 as? [[String: Any]])?.first?["convertedPrice"] == nil } == true)
+        }
+    }
+
     @Test("a detail view is recorded once per viewer per tour per hour")
     func views() async throws {
         try await Authoring.withServiceAndStorage { client, storage in

@@ -67,7 +67,7 @@ public struct TourManagementServer: Sendable {
         let bundleQueue = readModels.bundleQueue
         let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, sqlite: storage.sqlite, postgres: storage.postgres,
                                               after: [bundleQueue, discovery], logger: logger)
-        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, after: guideTours, logger: logger)
+        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours, logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
         let reviews = ReviewCommands(storage: storage, now: now)

@@ -129,6 +129,15 @@ public final class DestinationIndex: Sendable {
         self.counts.withLock { $0.publishedTours = byIndex }
     }
 
+    /// Replaces every completed-purchase count at once (from the discovery read model's popularity).
+    public func replaceCompletedPurchases(_ counts: [Int64: Int]) {
+        var byIndex: [UInt32: Int] = [:]
+        for (cityID, count) in counts where count > 0 {
+            if let index = indexOfID[cityID] { byIndex[index] = count }
+        }
+        self.counts.withLock { $0.completedPurchases = byIndex }
+    }
+
     public func publishedTours(cityID: Int64) -> Int {
         guard let index = indexOfID[cityID] else { return 0 }
         return counts.withLock { $0.publishedTours[index] ?? 0 }

@@ -231,6 +231,31 @@ enum DiscoveryRatingFold {
     }
 }
 
+/// How ownership moves a tour's popularity (the `popularity` sort and popular destinations): a completed purchase or a
+/// free acquisition adds one, a refund takes it back. A purchase needs a listed tour, so in the service's one log the
+/// tour's row exists by then.
+enum DiscoveryPopularityFold {
+    enum Event: Sendable {
+        case completed(PurchaseCompleted)
+        case acquired(TourAcquired)
+        case refunded(PurchaseRefunded)
+    }
+
+    static let types = EventTypeMap<Event>()
+        .registering(PurchaseCompleted.self) { .completed($0) }
+        .registering(TourAcquired.self) { .acquired($0) }
+        .registering(PurchaseRefunded.self) { .refunded($0) }
+
+    static func change(_ envelope: EventEnvelope) throws -> (UUID, Int)? {
+        switch try types.decode(envelope) {
+        case .completed(let e)?: (e.tourId, 1)
+        case .acquired(let e)?: (e.tourId, 1)
+        case .refunded(let e)?: (e.tourId, -1)
+        case nil: nil
+        }
+    }
+}
+
 extension TourRating {
     /// This rating with another's count and sum added (a change may be negative).
     func adding(_ other: TourRating) -> TourRating {
@@ -268,6 +293,10 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
         if let rating = try DiscoveryRatingFold.change(event) { return try DiscoveryRatingFold.apply(rating, db, t) }
+        if let (tour, delta) = try DiscoveryPopularityFold.change(event) {
+            return try db.execute(sql: "UPDATE \(t("tour_search")) SET popularity = popularity + ? WHERE tour_id = ?",
+                                  arguments: [delta, tour.uuidString.lowercased()])
+        }
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
         switch DiscoveryFold.change(for: decoded) {
         case .none:
@@ -359,6 +388,13 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         if let rating = try DiscoveryRatingFold.change(event) { return try await DiscoveryRatingFold.apply(rating, connection, t) }
+        if let (tour, delta) = try DiscoveryPopularityFold.change(event) {
+            var update = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_search")) SET popularity = popularity + $1 WHERE tour_id = $2")
+            update.binds.append(Int32(delta))
+            update.binds.append(tour)
+            try await connection.query(update, logger: connection.logger)
+            return
+        }
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
         switch DiscoveryFold.change(for: decoded) {
         case .none:

@@ -60,6 +60,23 @@ public struct TourCatalog: Sendable {
         return nil
     }
 
+    /// Completed purchases and acquisitions of listed tours, per destination.
+    public func popularityByDestination() async throws -> [Int64: Int] {
+        let sql = "SELECT destination_id, sum(popularity) FROM tour_search WHERE listed " + (sqlite != nil ? "= 1 " : "")
+            + "GROUP BY destination_id HAVING sum(popularity) > 0"
+        if let sqlite {
+            return try await sqlite.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: sql).map { ($0[0] as Int64, $0[1] as Int) })
+            }
+        }
+        var result: [Int64: Int] = [:]
+        for try await (destination, total) in try await postgres!.client.query(PostgresQuery(unsafeSQL: sql), logger: postgres!.logger)
+            .decode((Int64, Int64).self) {
+            result[destination] = Int(total)
+        }
+        return result
+    }
+
     /// One page of a search.
     public func search(_ query: DiscoveryQuery) async throws -> DiscoveryPage {
         let dialect: SQLDialect = sqlite != nil ? .sqlite : .postgres

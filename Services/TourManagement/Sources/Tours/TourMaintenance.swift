@@ -5,21 +5,26 @@ import Logging
 import ServiceLifecycle
 
 /// Scheduled work of tour-management, until graceful shutdown: every `countsInterval` the published-tour counts of the
-/// `guide_tours` read model go into the destination index (its search ranking), and every `expiryInterval` drafts
+/// `guide_tours` read model and the completed purchases of the discovery read model go into the destination index (its
+/// search ranking and `popular`), and every `expiryInterval` drafts
 /// untouched for 30 days are expired through the aggregate (`TourDraftExpired`).
 public struct TourMaintenance: Service {
     let authoring: TourAuthoring
     let reads: GuideTours
     let index: DestinationIndex
+    /// Where completed purchases per destination come from (the discovery read model's popularity).
+    let catalog: TourCatalog?
     /// The `guide_tours` projection: rounds start once it has caught up with the log.
     let projection: (any ProjectionRunning)?
     let countsInterval: Duration
     let expiryInterval: Duration
     let logger: Logger
 
-    public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, after projection: (any ProjectionRunning)? = nil,
-                countsInterval: Duration = .seconds(30), expiryInterval: Duration = .seconds(3600), logger: Logger) {
+    public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, catalog: TourCatalog? = nil,
+                after projection: (any ProjectionRunning)? = nil, countsInterval: Duration = .seconds(30),
+                expiryInterval: Duration = .seconds(3600), logger: Logger) {
         self.authoring = authoring
+        self.catalog = catalog
         self.projection = projection
         self.reads = reads
         self.index = index
@@ -61,6 +66,7 @@ public struct TourMaintenance: Service {
     public func refreshCounts() async throws {
         let counts = try await reads.publishedCountsByDestination()
         index.replacePublishedTours(counts)
+        if let catalog { index.replaceCompletedPurchases(try await catalog.popularityByDestination()) }
     }
 
     /// Expires drafts untouched for ``TourAggregate/draftLifetime``; returns how many.
