@@ -4,7 +4,7 @@ import PostgresNIO
 ///
 /// Write it against ``ProjectionTables`` names so the runner can rebuild it into fresh tables. `apply` runs inside the
 /// batch's transaction on `connection`; throw to stop the projection, ignore event types you do not know.
-public protocol PostgresProjection: Sendable {
+public protocol PostgresProjection: ProjectionSchema {
     /// Unique name; also the key of its checkpoint.
     var name: String { get }
     /// The logical names of the tables it owns.

@@ -24,16 +24,21 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
         try await database.createSchemaIfNeeded()
         return try await transaction { connection, logger in
             try await PostgresCheckpoints.migrate(connection, logger: logger)
-            if let stored = try await Self.checkpoint(projection.name, connection, logger, lock: false) { return stored.position }
-            try await projection.createTables(connection, ProjectionTables(generation: 1, isRebuild: false))
-            try await Self.save(projection.name, position: 0, generation: 1, connection, logger)
+            if let stored = try await Self.checkpoint(projection.checkpointName, connection, logger, lock: false) { return stored.position }
+            // No checkpoint for this schema version: tables of an older version are replaced and the log replayed.
+            let tables = ProjectionTables(generation: 1, isRebuild: false)
+            for table in projection.tables {
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tables(table))"), logger: logger)
+            }
+            try await projection.createTables(connection, tables)
+            try await Self.save(projection.checkpointName, position: 0, generation: 1, connection, logger)
             return 0
         }
     }
 
     public func apply(_ events: [EventEnvelope]) async throws -> Int64 {
         try await transaction { connection, logger in
-            guard let stored = try await Self.checkpoint(projection.name, connection, logger, lock: true) else {
+            guard let stored = try await Self.checkpoint(projection.checkpointName, connection, logger, lock: true) else {
                 throw ProjectionFailure(projection: projection.name, eventPosition: events.first?.position ?? 0,
                                         eventType: "-", reason: "checkpoint missing: prepare() was not called")
             }
@@ -44,7 +49,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
                 position = event.position
             }
             if position != stored.position {
-                try await Self.save(projection.name, position: position, generation: stored.generation, connection, logger)
+                try await Self.save(projection.checkpointName, position: position, generation: stored.generation, connection, logger)
             }
             return position
         }
@@ -52,7 +57,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
 
     public func beginRebuild() async throws -> ProjectionTables {
         try await transaction { connection, logger in
-            let generation = (try await Self.checkpoint(projection.name, connection, logger, lock: false)?.generation ?? 0) + 1
+            let generation = (try await Self.checkpoint(projection.checkpointName, connection, logger, lock: false)?.generation ?? 0) + 1
             let tables = ProjectionTables(generation: generation, isRebuild: true)
             for table in projection.tables {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tables(table))"), logger: logger)
@@ -70,7 +75,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
 
     public func finishRebuild(_ events: [EventEnvelope], tables: ProjectionTables, position: Int64) async throws {
         try await transaction { connection, logger in
-            _ = try await Self.checkpoint(projection.name, connection, logger, lock: true)
+            _ = try await Self.checkpoint(projection.checkpointName, connection, logger, lock: true)
             for event in events { try await apply(event, connection, tables) }
             let live = ProjectionTables(generation: tables.generation, isRebuild: false)
             for table in projection.tables {
@@ -78,7 +83,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "ALTER TABLE \(tables(table)) RENAME TO \(live(table))"), logger: logger)
             }
-            try await Self.save(projection.name, position: position, generation: tables.generation, connection, logger)
+            try await Self.save(projection.checkpointName, position: position, generation: tables.generation, connection, logger)
         }
     }
 

@@ -5,7 +5,7 @@ import GRDB
 /// Write it against ``ProjectionTables`` names (`tables("tours")`) so the runner can rebuild it into fresh tables.
 /// `apply` runs inside the batch's transaction; throw to stop the projection (never skip an event you cannot read),
 /// and ignore event types you do not know.
-public protocol SQLiteProjection: Sendable {
+public protocol SQLiteProjection: ProjectionSchema {
     /// Unique name; also the key of its checkpoint.
     var name: String { get }
     /// The logical names of the tables it owns.

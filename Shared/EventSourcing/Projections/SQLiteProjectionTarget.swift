@@ -20,9 +20,12 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
         let projection = projection
         return try await database.write { db in
             try SQLiteCheckpoints.migrate(db)
-            if let stored = try SQLiteCheckpoints.load(projection.name, db) { return stored.position }
-            try projection.createTables(db, ProjectionTables(generation: 1, isRebuild: false))
-            try SQLiteCheckpoints.save(projection.name, position: 0, generation: 1, db)
+            if let stored = try SQLiteCheckpoints.load(projection.checkpointName, db) { return stored.position }
+            // No checkpoint for this schema version: tables of an older version are replaced and the log replayed.
+            let tables = ProjectionTables(generation: 1, isRebuild: false)
+            for table in projection.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(tables(table))") }
+            try projection.createTables(db, tables)
+            try SQLiteCheckpoints.save(projection.checkpointName, position: 0, generation: 1, db)
             return 0
         }
     }
@@ -30,7 +33,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
     public func apply(_ events: [EventEnvelope]) async throws -> Int64 {
         let projection = projection
         return try await database.write { db in
-            guard let stored = try SQLiteCheckpoints.load(projection.name, db) else {
+            guard let stored = try SQLiteCheckpoints.load(projection.checkpointName, db) else {
                 throw ProjectionFailure(projection: projection.name, eventPosition: events.first?.position ?? 0,
                                         eventType: "-", reason: "checkpoint missing: prepare() was not called")
             }
@@ -41,7 +44,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
                 position = event.position
             }
             if position != stored.position {
-                try SQLiteCheckpoints.save(projection.name, position: position, generation: stored.generation, db)
+                try SQLiteCheckpoints.save(projection.checkpointName, position: position, generation: stored.generation, db)
             }
             return position
         }
@@ -50,7 +53,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
     public func beginRebuild() async throws -> ProjectionTables {
         let projection = projection
         return try await database.write { db in
-            let generation = (try SQLiteCheckpoints.load(projection.name, db)?.generation ?? 0) + 1
+            let generation = (try SQLiteCheckpoints.load(projection.checkpointName, db)?.generation ?? 0) + 1
             let tables = ProjectionTables(generation: generation, isRebuild: true)
             for table in projection.tables {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(tables(table))")
@@ -76,7 +79,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
                 try db.execute(sql: "DROP TABLE IF EXISTS \(live(table))")
                 try db.execute(sql: "ALTER TABLE \(tables(table)) RENAME TO \(live(table))")
             }
-            try SQLiteCheckpoints.save(projection.name, position: position, generation: tables.generation, db)
+            try SQLiteCheckpoints.save(projection.checkpointName, position: position, generation: tables.generation, db)
         }
     }
 

@@ -18,6 +18,7 @@ struct NoteAdded: EventPayload {
 struct SQLiteNoteProjection: SQLiteProjection {
     var name = "notes"
     var tables = ["note_counts"]
+    var schemaVersion = 1
 
     func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
@@ -38,6 +39,7 @@ struct SQLiteNoteProjection: SQLiteProjection {
 struct PostgresNoteProjection: PostgresProjection {
     var name = "notes"
     var tables = ["note_counts"]
+    var schemaVersion = 1
 
     func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         try await connection.query(PostgresQuery(unsafeSQL: """
@@ -74,13 +76,14 @@ struct NoteCount: Hashable, Sendable {
 struct NoteReadModel: Sendable {
     let connection: TestDatabase.Connection
 
-    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100) -> any ProjectionRunning {
+    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100, schemaVersion: Int = 1) -> any ProjectionRunning {
         switch connection {
         case .sqlite(let database):
-            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection()),
+            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection(schemaVersion: schemaVersion)),
                              batchSize: batchSize, pollInterval: .milliseconds(20))
         case .postgres(let database):
-            ProjectionRunner(store: store, target: PostgresProjectionTarget(database: database, projection: PostgresNoteProjection()),
+            ProjectionRunner(store: store, target: PostgresProjectionTarget(database: database,
+                                                                           projection: PostgresNoteProjection(schemaVersion: schemaVersion)),
                              batchSize: batchSize, pollInterval: .milliseconds(20))
         }
     }

@@ -42,9 +42,10 @@ public struct PublishedTour: Sendable, Hashable {
     public var rating: TourRating
     /// Completed purchases and acquisitions (the popularity sort).
     public var popularity: Int
-
+    /// How many stops the revision has (also when `stops` is not loaded: search hits carry the summary only).
+    public var stopCount: Int
     /// Where the tour starts: its first stop.
-    public var start: LatLng { stops.first?.location ?? LatLng(lat: 0, lng: 0) }
+    public var start: LatLng
 
     /// The published revision, as stored in the row's `document` column.
     struct Document: Codable {
@@ -59,6 +60,21 @@ public struct PublishedTour: Sendable, Hashable {
         Document(guideId: guideId, revision: revision, details: details, stops: stops, lengthMetres: lengthMetres)
     }
 
+    /// What a list shows, as stored in the row's `summary` column: the revision without its stops (a tenth of the
+    /// document's size, so a page of search hits decodes fast).
+    struct Summary: Codable {
+        var guideId: UUID
+        var revision: Int
+        var details: TourDetails
+        var lengthMetres: Int
+        var stopCount: Int
+        var start: LatLng
+    }
+
+    var summary: Summary {
+        Summary(guideId: guideId, revision: revision, details: details, lengthMetres: lengthMetres, stopCount: stopCount, start: start)
+    }
+
     init(tourId: UUID, document: Document, listed: Bool, firstPublishedAt: Date, publishedAt: Date, rating: TourRating, popularity: Int) {
         self.tourId = tourId
         guideId = document.guideId
@@ -66,6 +82,25 @@ public struct PublishedTour: Sendable, Hashable {
         details = document.details
         stops = document.stops
         lengthMetres = document.lengthMetres
+        stopCount = document.stops.count
+        start = document.stops.first?.location ?? LatLng(lat: 0, lng: 0)
+        self.listed = listed
+        self.firstPublishedAt = firstPublishedAt
+        self.publishedAt = publishedAt
+        self.rating = rating
+        self.popularity = popularity
+    }
+
+    /// A search hit: the summary, `stops` empty.
+    init(tourId: UUID, summary: Summary, listed: Bool, firstPublishedAt: Date, publishedAt: Date, rating: TourRating, popularity: Int) {
+        self.tourId = tourId
+        guideId = summary.guideId
+        revision = summary.revision
+        details = summary.details
+        stops = []
+        lengthMetres = summary.lengthMetres
+        stopCount = summary.stopCount
+        start = summary.start
         self.listed = listed
         self.firstPublishedAt = firstPublishedAt
         self.publishedAt = publishedAt
@@ -267,20 +302,24 @@ extension TourRating {
 /// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
 public struct SQLiteDiscoveryProjection: SQLiteProjection {
     public let name = "discovery"
-    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending"]
+    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document"]
+    /// 2: summary column, the document in `tour_document`, destination indexes per sort.
+    public let schemaVersion = 2
 
     public init() {}
 
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
+            CREATE TABLE \(t("tour_document")) (doc_id INTEGER PRIMARY KEY, document TEXT NOT NULL);
             CREATE TABLE \(t("tour_search")) (
                 doc_id INTEGER PRIMARY KEY, tour_id TEXT NOT NULL UNIQUE, guide_id TEXT NOT NULL, listed INTEGER NOT NULL,
                 title TEXT NOT NULL, destination_id INTEGER NOT NULL, theme_mask INTEGER NOT NULL, languages TEXT NOT NULL,
                 price_minor INTEGER NOT NULL, currency TEXT NOT NULL, estimated_minutes INTEGER NOT NULL, mode TEXT NOT NULL,
                 start_lat REAL NOT NULL, start_lng REAL NOT NULL, rating_count INTEGER NOT NULL, rating_sum INTEGER NOT NULL,
                 rating_avg REAL, rating_bayes REAL NOT NULL, popularity INTEGER NOT NULL,
-                first_published_at_us INTEGER NOT NULL, published_at_us INTEGER NOT NULL, document TEXT NOT NULL);
-            CREATE INDEX \(t.index("tour_search_destination")) ON \(t("tour_search")) (destination_id);
+                first_published_at_us INTEGER NOT NULL, published_at_us INTEGER NOT NULL, summary TEXT NOT NULL);
+            CREATE INDEX \(t.index("tour_search_destination_popularity")) ON \(t("tour_search")) (destination_id, popularity DESC, tour_id);
+            CREATE INDEX \(t.index("tour_search_destination_rating")) ON \(t("tour_search")) (destination_id, rating_bayes DESC, tour_id);
             CREATE INDEX \(t.index("tour_search_rating")) ON \(t("tour_search")) (rating_bayes DESC, tour_id);
             CREATE INDEX \(t.index("tour_search_popularity")) ON \(t("tour_search")) (popularity DESC, tour_id);
             CREATE INDEX \(t.index("tour_search_newest")) ON \(t("tour_search")) (first_published_at_us DESC, tour_id);
@@ -306,28 +345,30 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
         case .publish(let e):
             let existing = try Row.fetchOne(db, sql: "SELECT * FROM \(t("tour_search")) WHERE tour_id = ?",
                                             arguments: [e.tourId.uuidString.lowercased()])
-            let row = DiscoveryFold.row(e, existing: try existing.map(Self.tour), pending: try DiscoveryRatingFold.takePending(e.tourId, db, t))
+            let row = DiscoveryFold.row(e, existing: try existing.map(Self.hit), pending: try DiscoveryRatingFold.takePending(e.tourId, db, t))
             let docID: Int64? = existing?["doc_id"]
             try db.execute(sql: """
                 INSERT INTO \(t("tour_search")) (doc_id, tour_id, guide_id, listed, title, destination_id, theme_mask, languages,
                     price_minor, currency, estimated_minutes, mode, start_lat, start_lng, rating_count, rating_sum, rating_avg,
-                    rating_bayes, popularity, first_published_at_us, published_at_us, document)
+                    rating_bayes, popularity, first_published_at_us, published_at_us, summary)
                 VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = 1, title = excluded.title,
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
                     rating_count = excluded.rating_count, rating_sum = excluded.rating_sum, rating_avg = excluded.rating_avg,
-                    rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us, document = excluded.document
+                    rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us, summary = excluded.summary
                 """, arguments: [
                     docID, row.tourId.uuidString.lowercased(), row.guideId.uuidString.lowercased(), row.details.title,
                     row.details.destinationId, DiscoveryFilter.mask(row.details.themes), row.languageList, row.details.price.amountMinor,
                     row.details.price.currency.code, row.details.estimatedMinutes, row.details.mode.rawValue, row.start.lat, row.start.lng,
                     row.rating.count, row.rating.sum, row.rating.average, row.rating.bayesian, row.popularity,
                     row.firstPublishedAt.microsecondsSince1970, row.publishedAt.microsecondsSince1970,
-                    String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self),
+                    String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self),
                 ])
             let id = docID ?? db.lastInsertedRowID
+            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_document")) (doc_id, document) VALUES (?, ?)",
+                           arguments: [id, String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self)])
             let text = row.searchText
             try db.execute(sql: "DELETE FROM \(t("tour_text")) WHERE rowid = ?", arguments: [id])
             try db.execute(sql: "INSERT INTO \(t("tour_text")) (rowid, title, description, stops) VALUES (?, ?, ?, ?)",
@@ -337,9 +378,19 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
         }
     }
 
+    /// A whole row with its `document` (joined from `tour_document`).
     static func tour(_ row: Row) throws -> PublishedTour {
         let document = try PublishedTour.decoder.decode(PublishedTour.Document.self, from: Data((row["document"] as String).utf8))
         return PublishedTour(tourId: UUID(uuidString: row["tour_id"])!, document: document, listed: row["listed"],
+                             firstPublishedAt: Date(microsecondsSince1970: row["first_published_at_us"]),
+                             publishedAt: Date(microsecondsSince1970: row["published_at_us"]),
+                             rating: TourRating(count: row["rating_count"], sum: row["rating_sum"]), popularity: row["popularity"])
+    }
+
+    /// A row from its `summary` (search hits).
+    static func hit(_ row: Row) throws -> PublishedTour {
+        let summary = try PublishedTour.decoder.decode(PublishedTour.Summary.self, from: Data((row["summary"] as String).utf8))
+        return PublishedTour(tourId: UUID(uuidString: row["tour_id"])!, summary: summary, listed: row["listed"],
                              firstPublishedAt: Date(microsecondsSince1970: row["first_published_at_us"]),
                              publishedAt: Date(microsecondsSince1970: row["published_at_us"]),
                              rating: TourRating(count: row["rating_count"], sum: row["rating_sum"]), popularity: row["popularity"])
@@ -351,6 +402,8 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 public struct PostgresDiscoveryProjection: PostgresProjection {
     public let name = "discovery"
     public let tables = ["tour_search", "tour_rating_pending"]
+    /// 2: summary column, destination indexes per sort, GIN without a pending list.
+    public let schemaVersion = 2
 
     public init() {}
 
@@ -367,14 +420,17 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                 start_lat double precision NOT NULL, start_lng double precision NOT NULL, start_geog geography(Point, 4326) NOT NULL,
                 rating_count int NOT NULL, rating_sum int NOT NULL, rating_avg double precision, rating_bayes double precision NOT NULL,
                 popularity int NOT NULL, first_published_at_us bigint NOT NULL, published_at_us bigint NOT NULL,
-                search tsvector NOT NULL, document text NOT NULL)
+                search tsvector NOT NULL, summary text NOT NULL, document text NOT NULL)
             """,
-            "CREATE INDEX \(t.index("tour_search_destination")) ON \(t("tour_search")) (destination_id)",
+            "CREATE INDEX \(t.index("tour_search_destination_popularity")) ON \(t("tour_search")) (destination_id, popularity DESC, tour_id)",
+            "CREATE INDEX \(t.index("tour_search_destination_rating")) ON \(t("tour_search")) (destination_id, rating_bayes DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_rating")) ON \(t("tour_search")) (rating_bayes DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_popularity")) ON \(t("tour_search")) (popularity DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_newest")) ON \(t("tour_search")) (first_published_at_us DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_price")) ON \(t("tour_search")) (price_minor, tour_id)",
-            "CREATE INDEX \(t.index("tour_search_text")) ON \(t("tour_search")) USING gin (search)",
+            // No pending list: entries go into the index at once, so a fresh load does not make every text search a
+            // sequential scan until vacuum merges the list.
+            "CREATE INDEX \(t.index("tour_search_text")) ON \(t("tour_search")) USING gin (search) WITH (fastupdate = off)",
             "CREATE INDEX \(t.index("tour_search_start")) ON \(t("tour_search")) USING gist (start_geog)",
             DiscoveryRatingFold.createPending(t, postgres: true),
         ] {
@@ -382,8 +438,9 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
         }
     }
 
+    /// The columns of a search hit (`hit(_:)`); a whole row adds `document` (`tour(_:)`).
     static let columns = """
-        tour_id, listed, first_published_at_us, published_at_us, rating_count, rating_sum, popularity, document
+        tour_id, listed, first_published_at_us, published_at_us, rating_count, rating_sum, popularity, summary
         """
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
@@ -407,24 +464,24 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             var select = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(t("tour_search")) WHERE tour_id = $1")
             select.binds.append(e.tourId)
             var existing: PublishedTour?
-            for try await found in try await connection.query(select, logger: connection.logger) { existing = try Self.tour(found) }
+            for try await found in try await connection.query(select, logger: connection.logger) { existing = try Self.hit(found) }
             let row = DiscoveryFold.row(e, existing: existing, pending: try await DiscoveryRatingFold.takePending(e.tourId, connection, t))
             let text = row.searchText
             var query = PostgresQuery(unsafeSQL: """
                 INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
                     currency, estimated_minutes, mode, start_lat, start_lng, start_geog, rating_count, rating_sum, rating_avg,
-                    rating_bayes, popularity, first_published_at_us, published_at_us, search, document)
+                    rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document)
                 VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                     ST_SetSRID(ST_MakePoint($12, $11), 4326)::geography, $13, $14, $15, $16, $17, $18, $19,
                     setweight(to_tsvector('simple', $20), 'A') || setweight(to_tsvector('simple', $21), 'B')
-                        || setweight(to_tsvector('simple', $22), 'C'), $23)
+                        || setweight(to_tsvector('simple', $22), 'C'), $23, $24)
                 ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = true, title = excluded.title,
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
                     start_geog = excluded.start_geog, rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
                     rating_avg = excluded.rating_avg, rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us,
-                    search = excluded.search, document = excluded.document
+                    search = excluded.search, summary = excluded.summary, document = excluded.document
                 """)
             query.binds.append(row.tourId)
             query.binds.append(row.guideId)
@@ -448,15 +505,27 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             query.binds.append(text.title)
             query.binds.append(text.stops)
             query.binds.append(text.description)
+            query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self))
             query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self))
             try await connection.query(query, logger: connection.logger)
         }
     }
 
+    /// A whole row: ``columns`` then `document`.
     static func tour(_ row: PostgresRow) throws -> PublishedTour {
-        let (id, listed, first, published, count, sum, popularity, document) = try row.decode(
-            (UUID, Bool, Int64, Int64, Int32, Int32, Int32, String).self)
+        let (id, listed, first, published, count, sum, popularity, _, document) = try row.decode(
+            (UUID, Bool, Int64, Int64, Int32, Int32, Int32, String, String).self)
         return PublishedTour(tourId: id, document: try PublishedTour.decoder.decode(PublishedTour.Document.self, from: Data(document.utf8)),
+                             listed: listed, firstPublishedAt: Date(microsecondsSince1970: first),
+                             publishedAt: Date(microsecondsSince1970: published), rating: TourRating(count: Int(count), sum: Int(sum)),
+                             popularity: Int(popularity))
+    }
+
+    /// A search hit: ``columns`` (the summary).
+    static func hit(_ row: PostgresRow) throws -> PublishedTour {
+        let (id, listed, first, published, count, sum, popularity, summary) = try row.decode(
+            (UUID, Bool, Int64, Int64, Int32, Int32, Int32, String).self)
+        return PublishedTour(tourId: id, summary: try PublishedTour.decoder.decode(PublishedTour.Summary.self, from: Data(summary.utf8)),
                              listed: listed, firstPublishedAt: Date(microsecondsSince1970: first),
                              publishedAt: Date(microsecondsSince1970: published), rating: TourRating(count: Int(count), sum: Int(sum)),
                              popularity: Int(popularity))

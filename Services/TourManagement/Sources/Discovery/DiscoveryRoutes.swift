@@ -73,7 +73,7 @@ struct TourSummaryResponse: Codable, Sendable {
         difficulty = tour.details.difficulty
         mode = tour.details.mode
         lengthMetres = tour.lengthMetres
-        stopCount = tour.stops.count
+        stopCount = tour.stopCount
         start = tour.start
         rating = Rating(average: tour.rating.average, count: tour.rating.count, bayesian: tour.rating.bayesian)
         popularity = tour.popularity

@@ -46,12 +46,12 @@ public struct TourCatalog: Sendable {
     public func tour(_ id: UUID, includeUnlisted: Bool = false) async throws -> PublishedTour? {
         if let sqlite {
             return try await sqlite.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM tour_search WHERE tour_id = ?" + (includeUnlisted ? "" : " AND listed = 1"),
-                                 arguments: [id.uuidString.lowercased()])
+                try Row.fetchOne(db, sql: "SELECT s.*, d.document FROM tour_search s JOIN tour_document d ON d.doc_id = s.doc_id WHERE s.tour_id = ?"
+                                    + (includeUnlisted ? "" : " AND s.listed = 1"), arguments: [id.uuidString.lowercased()])
                     .map(SQLiteDiscoveryProjection.tour)
             }
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE tour_id = $1"
+        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns), document FROM tour_search WHERE tour_id = $1"
             + (includeUnlisted ? "" : " AND listed"))
         query.binds.append(id)
         for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
@@ -124,10 +124,10 @@ public struct TourCatalog: Sendable {
             WHERE \(sql.conditions.joined(separator: " AND "))
             ORDER BY \(key) \(descending ? "DESC" : "ASC"), s.tour_id LIMIT \(limit) OFFSET \(sql.bind(.int(Int64(offset))))
             """
-        let rows = try await fetch(text, sql.binds)
-        let hits = rows.prefix(query.limit).map { DiscoveryHit(tour: $0.tour, distanceMetres: $0.distance) }
+        let (rows, hasMore) = try await fetch(text, sql.binds, decode: query.limit)
+        let hits = rows.map { DiscoveryHit(tour: $0.tour, distanceMetres: $0.distance) }
         var next: DiscoveryCursor?
-        if rows.count > query.limit, let last = rows.prefix(query.limit).last {
+        if hasMore, let last = rows.last {
             next = query.sort == .relevance
                 ? DiscoveryCursor(sort: .relevance, offset: offset + query.limit)
                 : DiscoveryCursor(sort: query.sort, key: last.sortKey, tourId: last.tour.tourId)
@@ -171,24 +171,29 @@ public struct TourCatalog: Sendable {
         var distance: Double?
     }
 
-    private func fetch(_ text: String, _ binds: [SQLValue]) async throws -> [FetchedRow] {
+    /// The rows of a page query; only the first `decode` rows are decoded (the one after them only tells that there is more).
+    private func fetch(_ text: String, _ binds: [SQLValue], decode: Int) async throws -> (rows: [FetchedRow], hasMore: Bool) {
         if let sqlite {
             return try await sqlite.read { db in
-                try Row.fetchAll(db, sql: text, arguments: StatementArguments(binds.map(\.sqliteValue))).map {
-                    FetchedRow(tour: try SQLiteDiscoveryProjection.tour($0), sortKey: $0["sort_key"], distance: $0["distance"])
-                }
+                let all = try Row.fetchAll(db, sql: text, arguments: StatementArguments(binds.map(\.sqliteValue)))
+                return (try all.prefix(decode).map {
+                    FetchedRow(tour: try SQLiteDiscoveryProjection.hit($0), sortKey: $0["sort_key"], distance: $0["distance"])
+                }, all.count > decode)
             }
         }
         var builder = SQLBuilder(dialect: .postgres)
         builder.binds = binds
         var rows: [FetchedRow] = []
+        var count = 0
         for try await row in try await postgres!.client.query(builder.postgresQuery(text), logger: postgres!.logger) {
+            count += 1
+            guard count <= decode else { continue }
             let columns = row.makeRandomAccess()
             let key = try columns["sort_key"].decode(Double.self)
             let distance = try columns["distance"].decode(Double?.self)
-            rows.append(FetchedRow(tour: try PostgresDiscoveryProjection.tour(row), sortKey: key, distance: distance))
+            rows.append(FetchedRow(tour: try PostgresDiscoveryProjection.hit(row), sortKey: key, distance: distance))
         }
-        return rows
+        return (rows, count > decode)
     }
 
     /// The WHERE conditions of `filter` (except full text), appended to `sql`.
@@ -293,5 +298,30 @@ struct SQLBuilder {
             }
         }
         return query
+    }
+}
+
+extension TourCatalog {
+    /// The listed tours among `ids` (summaries, `stops` empty), in one query.
+    func listedTours(_ ids: [UUID]) async throws -> [UUID: PublishedTour] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [UUID: PublishedTour] = [:]
+        if let sqlite {
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            let arguments = StatementArguments(ids.map { $0.uuidString.lowercased() })
+            let tours = try await sqlite.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM tour_search WHERE listed = 1 AND tour_id IN (\(placeholders))", arguments: arguments)
+                    .map(SQLiteDiscoveryProjection.hit)
+            }
+            for tour in tours { result[tour.tourId] = tour }
+            return result
+        }
+        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE listed AND tour_id = ANY($1)")
+        query.binds.append(ids)
+        for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
+            let tour = try PostgresDiscoveryProjection.hit(row)
+            result[tour.tourId] = tour
+        }
+        return result
     }
 }

@@ -140,28 +140,3 @@ public struct Favourites: Sendable {
         }
     }
 }
-
-extension TourCatalog {
-    /// The listed tours among `ids`, in one query.
-    func listedTours(_ ids: [UUID]) async throws -> [UUID: PublishedTour] {
-        guard !ids.isEmpty else { return [:] }
-        var result: [UUID: PublishedTour] = [:]
-        if let sqlite {
-            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let arguments = StatementArguments(ids.map { $0.uuidString.lowercased() })
-            let tours = try await sqlite.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM tour_search WHERE listed = 1 AND tour_id IN (\(placeholders))", arguments: arguments)
-                    .map(SQLiteDiscoveryProjection.tour)
-            }
-            for tour in tours { result[tour.tourId] = tour }
-            return result
-        }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE listed AND tour_id = ANY($1)")
-        query.binds.append(ids)
-        for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
-            let tour = try PostgresDiscoveryProjection.tour(row)
-            result[tour.tourId] = tour
-        }
-        return result
-    }
-}
