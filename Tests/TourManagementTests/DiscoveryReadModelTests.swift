@@ -204,6 +204,16 @@ struct DiscoveryReadModelTests {
             #expect(try await catalog.tour(f.hofburg)?.popularity == 0, "refunded")
             #expect(try await catalog.popularityByDestination() == [Self.krems: 4])
 
+            // Broad queries: the word statistics bound the matches; above the threshold matches order by popularity.
+            #expect(try await catalog.estimatedMatches("danube") == 2)
+            #expect(try await catalog.estimatedMatches("krems") == 2)
+            #expect(try await catalog.estimatedMatches("hof") == 1, "a prefix sums the words it begins")
+            #expect(try await catalog.estimatedMatches("danube casino") == 1, "an upper bound: the rarer word's count")
+            var broadFilter = DiscoveryFilter()
+            broadFilter.text = "krems"
+            let broad = try await catalog.withBroadQueryMatches(1).search(DiscoveryQuery(filter: broadFilter, limit: 50))
+            #expect(broad.hits.map(\.tour.tourId) == [f.wine, f.oldTown], "by popularity (3, then 1)")
+
             // Map markers: the box, the filters.
             let box = try BoundingBox(queryValue: "15.5,48.3,15.7,48.5")
             #expect(Set(try await catalog.markers(in: box, filter: DiscoveryFilter()).map(\.tourId)) == [f.oldTown, f.wine, f.revised])

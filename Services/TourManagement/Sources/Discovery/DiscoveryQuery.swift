@@ -232,6 +232,11 @@ public enum DiscoveryText {
         Array(folded(query).split { !($0.isLetter || $0.isNumber) }.map(String.init).prefix(16))
     }
 
+    /// Every distinct folded word of a text (the vocabulary the term statistics count).
+    public static func vocabulary(_ text: String) -> Set<String> {
+        Set(folded(text).split { !($0.isLetter || $0.isNumber) }.map(String.init))
+    }
+
     /// `de-AT` → `de`.
     public static func primaryLanguage(_ tag: String) -> String {
         String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()

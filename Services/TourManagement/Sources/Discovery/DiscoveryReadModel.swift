@@ -114,6 +114,14 @@ public struct PublishedTour: Sendable, Hashable {
          DiscoveryText.folded(stops.map(\.name).joined(separator: " \u{2022} ")))
     }
 
+    /// The folded words of title, description and stop names (`tour_terms` counts tours per word).
+    var vocabulary: Set<String> {
+        DiscoveryText.vocabulary(details.title + " " + details.description + " " + stops.map(\.name).joined(separator: " "))
+    }
+
+    /// Primary language subtags.
+    var primaryLanguages: Set<String> { Set(details.languages.map(DiscoveryText.primaryLanguage)) }
+
     /// `,de,en,`: primary language subtags, so `LIKE '%,de,%'` matches `de` and `de-AT`.
     var languageList: String {
         "," + Set(details.languages.map(DiscoveryText.primaryLanguage)).sorted().joined(separator: ",") + ","
@@ -302,15 +310,18 @@ extension TourRating {
 /// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
 public struct SQLiteDiscoveryProjection: SQLiteProjection {
     public let name = "discovery"
-    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document"]
-    /// 2: summary column, the document in `tour_document`, destination indexes per sort.
-    public let schemaVersion = 2
+    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document", "tour_terms", "tour_language"]
+    /// 2: summary column, the document in `tour_document`, destination indexes per sort; 3: `tour_terms` (tours per word,
+    /// for the broad-query estimate) and `tour_language` (rare languages without a scan).
+    public let schemaVersion = 3
 
     public init() {}
 
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
-            CREATE TABLE \(t("tour_document")) (doc_id INTEGER PRIMARY KEY, document TEXT NOT NULL);
+            CREATE TABLE \(t("tour_document")) (doc_id INTEGER PRIMARY KEY, document TEXT NOT NULL, terms TEXT NOT NULL);
+            CREATE TABLE \(t("tour_terms")) (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE \(t("tour_language")) (lang TEXT NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (lang, doc_id)) WITHOUT ROWID;
             CREATE TABLE \(t("tour_search")) (
                 doc_id INTEGER PRIMARY KEY, tour_id TEXT NOT NULL UNIQUE, guide_id TEXT NOT NULL, listed INTEGER NOT NULL,
                 title TEXT NOT NULL, destination_id INTEGER NOT NULL, theme_mask INTEGER NOT NULL, languages TEXT NOT NULL,
@@ -367,8 +378,23 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
                     String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self),
                 ])
             let id = docID ?? db.lastInsertedRowID
-            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_document")) (doc_id, document) VALUES (?, ?)",
-                           arguments: [id, String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self)])
+            let oldTerms = try String.fetchOne(db, sql: "SELECT terms FROM \(t("tour_document")) WHERE doc_id = ?", arguments: [id])
+                .map { Set($0.split(separator: " ").map(String.init)) } ?? []
+            let newTerms = row.vocabulary
+            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_document")) (doc_id, document, terms) VALUES (?, ?, ?)",
+                           arguments: [id, String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self),
+                                       newTerms.sorted().joined(separator: " ")])
+            for term in oldTerms.subtracting(newTerms) {
+                try db.execute(sql: "UPDATE \(t("tour_terms")) SET docs = docs - 1 WHERE term = ?", arguments: [term])
+            }
+            let add = try db.makeStatement(sql: """
+                INSERT INTO \(t("tour_terms")) (term, docs) VALUES (?, 1) ON CONFLICT (term) DO UPDATE SET docs = docs + 1
+                """)
+            for term in newTerms.subtracting(oldTerms) { try add.execute(arguments: [term]) }
+            try db.execute(sql: "DELETE FROM \(t("tour_language")) WHERE doc_id = ?", arguments: [id])
+            for language in row.primaryLanguages {
+                try db.execute(sql: "INSERT INTO \(t("tour_language")) (lang, doc_id) VALUES (?, ?)", arguments: [language, id])
+            }
             let text = row.searchText
             try db.execute(sql: "DELETE FROM \(t("tour_text")) WHERE rowid = ?", arguments: [id])
             try db.execute(sql: "INSERT INTO \(t("tour_text")) (rowid, title, description, stops) VALUES (?, ?, ?, ?)",
@@ -401,9 +427,9 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 /// folded text and a `geography` first stop (GiST).
 public struct PostgresDiscoveryProjection: PostgresProjection {
     public let name = "discovery"
-    public let tables = ["tour_search", "tour_rating_pending"]
-    /// 2: summary column, destination indexes per sort, GIN without a pending list.
-    public let schemaVersion = 2
+    public let tables = ["tour_search", "tour_rating_pending", "tour_terms"]
+    /// 2: summary column, destination indexes per sort, GIN without a pending list; 3: `tour_terms` (tours per word).
+    public let schemaVersion = 3
 
     public init() {}
 
@@ -420,8 +446,9 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                 start_lat double precision NOT NULL, start_lng double precision NOT NULL, start_geog geography(Point, 4326) NOT NULL,
                 rating_count int NOT NULL, rating_sum int NOT NULL, rating_avg double precision, rating_bayes double precision NOT NULL,
                 popularity int NOT NULL, first_published_at_us bigint NOT NULL, published_at_us bigint NOT NULL,
-                search tsvector NOT NULL, summary text NOT NULL, document text NOT NULL)
+                search tsvector NOT NULL, summary text NOT NULL, document text NOT NULL, terms text[] NOT NULL)
             """,
+            "CREATE TABLE \(t("tour_terms")) (term text PRIMARY KEY, docs int NOT NULL)",
             "CREATE INDEX \(t.index("tour_search_destination_popularity")) ON \(t("tour_search")) (destination_id, popularity DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_destination_rating")) ON \(t("tour_search")) (destination_id, rating_bayes DESC, tour_id)",
             "CREATE INDEX \(t.index("tour_search_rating")) ON \(t("tour_search")) (rating_bayes DESC, tour_id)",
@@ -470,18 +497,18 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             var query = PostgresQuery(unsafeSQL: """
                 INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
                     currency, estimated_minutes, mode, start_lat, start_lng, start_geog, rating_count, rating_sum, rating_avg,
-                    rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document)
+                    rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document, terms)
                 VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                     ST_SetSRID(ST_MakePoint($12, $11), 4326)::geography, $13, $14, $15, $16, $17, $18, $19,
                     setweight(to_tsvector('simple', $20), 'A') || setweight(to_tsvector('simple', $21), 'B')
-                        || setweight(to_tsvector('simple', $22), 'C'), $23, $24)
+                        || setweight(to_tsvector('simple', $22), 'C'), $23, $24, $25)
                 ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = true, title = excluded.title,
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
                     start_geog = excluded.start_geog, rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
                     rating_avg = excluded.rating_avg, rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us,
-                    search = excluded.search, summary = excluded.summary, document = excluded.document
+                    search = excluded.search, summary = excluded.summary, document = excluded.document, terms = excluded.terms
                 """)
             query.binds.append(row.tourId)
             query.binds.append(row.guideId)
@@ -507,7 +534,28 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             query.binds.append(text.description)
             query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self))
             query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self))
+            let newTerms = row.vocabulary
+            query.binds.append(newTerms.sorted())
+            // The previous revision's words (before the upsert replaces them).
+            var previous = PostgresQuery(unsafeSQL: "SELECT terms FROM \(t("tour_search")) WHERE tour_id = $1")
+            previous.binds.append(row.tourId)
+            var oldTerms: Set<String> = []
+            for try await (terms) in try await connection.query(previous, logger: connection.logger).decode([String].self) { oldTerms = Set(terms) }
             try await connection.query(query, logger: connection.logger)
+            let removed = oldTerms.subtracting(newTerms).sorted(), added = newTerms.subtracting(oldTerms).sorted()
+            if !removed.isEmpty {
+                var update = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_terms")) SET docs = docs - 1 WHERE term = ANY($1)")
+                update.binds.append(removed)
+                try await connection.query(update, logger: connection.logger)
+            }
+            if !added.isEmpty {
+                var insert = PostgresQuery(unsafeSQL: """
+                    INSERT INTO \(t("tour_terms")) (term, docs) SELECT unnest($1::text[]), 1
+                    ON CONFLICT (term) DO UPDATE SET docs = \(t("tour_terms")).docs + 1
+                    """)
+                insert.binds.append(added)
+                try await connection.query(insert, logger: connection.logger)
+            }
         }
     }
 

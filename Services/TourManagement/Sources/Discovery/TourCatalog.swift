@@ -35,10 +35,18 @@ public struct TourMarker: Sendable, Hashable {
 public struct TourCatalog: Sendable {
     let sqlite: SQLiteServiceDatabase?
     let postgres: PostgresServiceDatabase?
+    /// See ``broadQueryMatches``.
+    let broadThreshold: Int
 
-    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
+    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?, broadQueryMatches: Int = TourCatalog.broadQueryMatches) {
         self.sqlite = sqlite
         self.postgres = postgres
+        broadThreshold = broadQueryMatches
+    }
+
+    /// The same catalog with another broad-query threshold (tests).
+    public func withBroadQueryMatches(_ matches: Int) -> TourCatalog {
+        TourCatalog(sqlite: sqlite, postgres: postgres, broadQueryMatches: matches)
     }
 
     /// The last published revision of a tour: only while listed, unless `includeUnlisted` (travellers who bought a tour
@@ -77,6 +85,40 @@ public struct TourCatalog: Sendable {
         return result
     }
 
+    /// Above this many (estimated) matches a relevance search orders its matches by popularity instead of by text rank:
+    /// words that most tours contain say little about which tour is meant, and ranking thousands of matches is what
+    /// makes a search slow. Selective queries (a name, a rare word, several words together) are ranked by text.
+    public static let broadQueryMatches = 1_000
+
+    /// An upper bound of the tours matching `text`: the smallest count of tours containing one of its words (for the
+    /// last word, a prefix, the sum over the words it begins), from `tour_terms`.
+    public func estimatedMatches(_ text: String) async throws -> Int {
+        let terms = DiscoveryText.terms(text)
+        guard let last = terms.last else { return 0 }
+        let exact = Array(terms.dropLast())
+        let upper = last + "\u{10FFFF}"
+        if let sqlite {
+            return try await sqlite.read { db in
+                var best = try Int.fetchOne(db, sql: "SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= ? AND term < ?",
+                                            arguments: [last, upper]) ?? 0
+                for term in exact {
+                    best = min(best, try Int.fetchOne(db, sql: "SELECT docs FROM tour_terms WHERE term = ?", arguments: [term]) ?? 0)
+                }
+                return best
+            }
+        }
+        var query = PostgresQuery(unsafeSQL: """
+            SELECT least((SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= $1 AND term < $2),
+                         coalesce((SELECT min(coalesce(t.docs, 0)) FROM unnest($3::text[]) u(term) LEFT JOIN tour_terms t ON t.term = u.term),
+                                  2147483647))::bigint
+            """)
+        query.binds.append(last)
+        query.binds.append(upper)
+        query.binds.append(exact)
+        for try await (count) in try await postgres!.client.query(query, logger: postgres!.logger).decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
     /// One page of a search.
     public func search(_ query: DiscoveryQuery) async throws -> DiscoveryPage {
         let dialect: SQLDialect = sqlite != nil ? .sqlite : .postgres
@@ -86,20 +128,23 @@ public struct TourCatalog: Sendable {
         var from = "tour_search s"
         var rank: String?
         if let text = query.filter.text {
+            let ranked = query.sort == .relevance ? try await estimatedMatches(text) <= broadThreshold : false
             switch dialect {
-            case .sqlite:
+            case .sqlite where ranked:
                 from += " JOIN tour_text ON tour_text.rowid = s.doc_id"
                 rank = "bm25(tour_text, 10.0, 1.0, 4.0)"
                 sql.conditions.append("tour_text MATCH \(sql.bind(.text(DiscoveryText.fts5Query(text))))")
+            case .sqlite:
+                sql.conditions.append("s.doc_id IN (SELECT rowid FROM tour_text WHERE tour_text MATCH \(sql.bind(.text(DiscoveryText.fts5Query(text)))))")
             case .postgres:
                 let tsQuery = "to_tsquery('simple', \(sql.bind(.text(DiscoveryText.tsQuery(text)))))"
-                rank = "-ts_rank(s.search, \(tsQuery))"
+                if ranked { rank = "-ts_rank(s.search, \(tsQuery))" }
                 sql.conditions.append("s.search @@ \(tsQuery)")
             }
         }
         // The sort key and its direction; ties are broken by tour id, ascending.
         let (key, descending): (String, Bool) = switch query.sort {
-        case .relevance: (rank ?? "0", false)
+        case .relevance: rank.map { ($0, false) } ?? ("s.popularity", true)
         case .rating: ("s.rating_bayes", true)
         case .popularity: ("s.popularity", true)
         case .distance: (distance ?? "0", false)
@@ -225,16 +270,24 @@ public struct TourCatalog: Sendable {
         if !filter.themes.isEmpty {
             sql.conditions.append("(s.theme_mask & \(sql.bind(.int(filter.themeMask)))) <> 0")
         }
+        // On SQLite, `+` keeps the planner from driving a query by the price index (then sorting thousands of rows by
+        // popularity): walking the sort's index and testing the price finds a page after a few dozen rows.
+        let price = sql.dialect == .sqlite ? "+s.price_minor" : "s.price_minor"
         if let currency = filter.currency {
-            sql.conditions.append("s.currency = \(sql.bind(.text(currency.code)))")
+            sql.conditions.append("\(sql.dialect == .sqlite ? "+" : "")s.currency = \(sql.bind(.text(currency.code)))")
         }
-        if let low = filter.minPriceMinor { sql.conditions.append("s.price_minor >= \(sql.bind(.int(low)))") }
-        if let high = filter.maxPriceMinor { sql.conditions.append("s.price_minor <= \(sql.bind(.int(high)))") }
-        if filter.freeOnly { sql.conditions.append("s.price_minor = 0") }
+        if let low = filter.minPriceMinor { sql.conditions.append("\(price) >= \(sql.bind(.int(low)))") }
+        if let high = filter.maxPriceMinor { sql.conditions.append("\(price) <= \(sql.bind(.int(high)))") }
+        if filter.freeOnly { sql.conditions.append("\(price) = 0") }
         if let low = filter.minMinutes { sql.conditions.append("s.estimated_minutes >= \(sql.bind(.int(Int64(low))))") }
         if let high = filter.maxMinutes { sql.conditions.append("s.estimated_minutes <= \(sql.bind(.int(Int64(high))))") }
         if let rating = filter.minRating { sql.conditions.append("s.rating_avg >= \(sql.bind(.double(rating)))") }
-        if let language = filter.language { sql.conditions.append("s.languages LIKE \(sql.bind(.text("%,\(language),%")))") }
+        if let language = filter.language {
+            switch sql.dialect {
+            case .sqlite: sql.conditions.append("s.doc_id IN (SELECT doc_id FROM tour_language WHERE lang = \(sql.bind(.text(language))))")
+            case .postgres: sql.conditions.append("s.languages LIKE \(sql.bind(.text("%,\(language),%")))")
+            }
+        }
         if let mode = filter.mode { sql.conditions.append("s.mode = \(sql.bind(.text(mode.rawValue)))") }
     }
 
