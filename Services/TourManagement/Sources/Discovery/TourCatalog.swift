@@ -119,11 +119,19 @@ public struct TourCatalog: Sendable {
         return 0
     }
 
+    /// Whether more than 500 tours are in `language` (SQLite plans by it).
+    func languageIsCommon(_ language: String?) async throws -> Bool {
+        guard let language, let sqlite else { return true }
+        return try await sqlite.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM tour_language WHERE lang = ? LIMIT 501)", arguments: [language]) ?? 0) > 500
+        }
+    }
+
     /// One page of a search.
     public func search(_ query: DiscoveryQuery) async throws -> DiscoveryPage {
         let dialect: SQLDialect = sqlite != nil ? .sqlite : .postgres
         var sql = SQLBuilder(dialect: dialect)
-        Self.conditions(query.filter, &sql)
+        Self.conditions(query.filter, &sql, commonLanguage: try await languageIsCommon(query.filter.language))
         let distance = query.filter.near.map { Self.distanceExpression($0.centre, &sql) }
         var from = "tour_search s"
         var rank: String?
@@ -135,6 +143,8 @@ public struct TourCatalog: Sendable {
                 rank = "bm25(tour_text, 10.0, 1.0, 4.0)"
                 sql.conditions.append("tour_text MATCH \(sql.bind(.text(DiscoveryText.fts5Query(text))))")
             case .sqlite:
+                // Many matches: the matching rowids as a set, the sort's index walked against it (no text rank). A
+                // correlated `rowid = s.doc_id` probe re-reads the term's doclist per row and was 10× slower.
                 sql.conditions.append("s.doc_id IN (SELECT rowid FROM tour_text WHERE tour_text MATCH \(sql.bind(.text(DiscoveryText.fts5Query(text)))))")
             case .postgres:
                 let tsQuery = "to_tsquery('simple', \(sql.bind(.text(DiscoveryText.tsQuery(text)))))"
@@ -186,7 +196,7 @@ public struct TourCatalog: Sendable {
         var sql = SQLBuilder(dialect: dialect)
         var plain = filter
         plain.text = nil
-        Self.conditions(plain, &sql)
+        Self.conditions(plain, &sql, commonLanguage: try await languageIsCommon(plain.language))
         let (south, north) = (sql.bind(.double(box.south)), sql.bind(.double(box.north)))
         let (west, east) = (sql.bind(.double(box.west)), sql.bind(.double(box.east)))
         sql.conditions.append("s.start_lat BETWEEN \(south) AND \(north)")
@@ -242,7 +252,8 @@ public struct TourCatalog: Sendable {
     }
 
     /// The WHERE conditions of `filter` (except full text), appended to `sql`.
-    static func conditions(_ filter: DiscoveryFilter, _ sql: inout SQLBuilder) {
+    /// `commonLanguage`: whether `filter.language` is one of many tours (on SQLite it decides the plan; see ``languageIsCommon(_:)``).
+    static func conditions(_ filter: DiscoveryFilter, _ sql: inout SQLBuilder, commonLanguage: Bool = true) {
         sql.conditions.append(sql.dialect == .sqlite ? "s.listed = 1" : "s.listed")
         if let destination = filter.destinationId {
             sql.conditions.append("s.destination_id = \(sql.bind(.int(destination)))")
@@ -284,7 +295,11 @@ public struct TourCatalog: Sendable {
         if let rating = filter.minRating { sql.conditions.append("s.rating_avg >= \(sql.bind(.double(rating)))") }
         if let language = filter.language {
             switch sql.dialect {
-            case .sqlite: sql.conditions.append("s.doc_id IN (SELECT doc_id FROM tour_language WHERE lang = \(sql.bind(.text(language))))")
+            case .sqlite:
+                // Common languages: walk the sort's index and probe (lang, doc_id); rare ones: start from their few tours.
+                sql.conditions.append(commonLanguage
+                    ? "EXISTS (SELECT 1 FROM tour_language l WHERE l.lang = \(sql.bind(.text(language))) AND l.doc_id = s.doc_id)"
+                    : "s.doc_id IN (SELECT doc_id FROM tour_language WHERE lang = \(sql.bind(.text(language))))")
             case .postgres: sql.conditions.append("s.languages LIKE \(sql.bind(.text("%,\(language),%")))")
             }
         }
