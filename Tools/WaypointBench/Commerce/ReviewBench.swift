@@ -62,7 +62,7 @@ func measureReviewToDiscovery(iterations: Int) async throws -> (p50: Double, p99
             // Wait until every projection has caught up with the setup.
             let head = try await store.headPosition()
             for projection in projections {
-                while try await storage.checkpoints.position(of: projection.name) < head { try await Task.sleep(for: .milliseconds(1)) }
+                while projection.status.position < head { try await Task.sleep(for: .milliseconds(1)) }
             }
             let clock = ContinuousClock()
             var milliseconds: [Double] = []

@@ -137,7 +137,7 @@ public struct ReviewCommands: Sendable {
         let head = try await repository.store.headPosition()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: readModelTimeout)
-        while try await checkpoints.position(of: SQLiteReviewsProjection().name) < head {
+        while try await checkpoints.position(of: SQLiteReviewsProjection().checkpointName) < head {
             guard clock.now < deadline else { throw ReviewErasureTimeout(userId: userId, head: head) }
             try await Task.sleep(for: .milliseconds(20))
         }
