@@ -18,3 +18,19 @@ public protocol ProjectionRunning: Service, Sendable {
 extension ProjectionRunner: ProjectionRunning {
     public var name: String { target.name }
 }
+
+extension ProjectionStatus {
+    /// Caught up with the log (and following it).
+    public var isLive: Bool {
+        if case .live = self { return true }
+        return false
+    }
+}
+
+/// Waits until every one of `projections` has caught up with the log once (or the task is cancelled): scheduled work
+/// that reads a read model must not act on one still being created or replayed.
+public func waitUntilLive(_ projections: [any ProjectionRunning], poll: Duration = .milliseconds(100)) async {
+    while !Task.isCancelled, !projections.allSatisfy({ $0.status.isLive }) {
+        try? await Task.sleep(for: poll)
+    }
+}

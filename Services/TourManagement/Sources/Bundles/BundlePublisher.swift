@@ -74,9 +74,7 @@ public struct BundlePublisher: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled, !projections.allSatisfy({ TourMaintenance.isLive($0.status) }) {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
+            await waitUntilLive(projections)
             while !Task.isCancelled {
                 do {
                     _ = try await drain()

@@ -30,9 +30,7 @@ public struct ErasureWorker: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled, !projections.allSatisfy({ TourMaintenance.isLive($0.status) }) {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
+            await waitUntilLive(projections)
             while !Task.isCancelled {
                 do {
                     try await applyPending()

@@ -22,9 +22,7 @@ public struct MediaGarbageCollector: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            while let projection, !TourMaintenance.isLive(projection.status), !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
+            await waitUntilLive(projection.map { [$0] } ?? [])
             while !Task.isCancelled {
                 do {
                     let removed = try await store.collectGarbage(now: Date())

@@ -41,9 +41,7 @@ public struct TourMaintenance: Service {
         var lastExpiry = ContinuousClock.now - expiryInterval
         do {
             // Counting from a read model that is still being created or replayed would publish wrong numbers.
-            while let projection, !Self.isLive(projection.status) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            await waitUntilLive(projection.map { [$0] } ?? [])
             while !Task.isCancelled {
                 do {
                     try await refreshCounts()
@@ -81,12 +79,5 @@ public struct TourMaintenance: Service {
             if state.status == .expired { expired += 1 }
         }
         return expired
-    }
-}
-
-extension TourMaintenance {
-    static func isLive(_ status: ProjectionStatus) -> Bool {
-        if case .live = status { return true }
-        return false
     }
 }
