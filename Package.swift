@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "waypoint-bench", targets: ["WaypointBench"]),
         .executable(name: "auth", targets: ["AuthMain"]),
         .executable(name: "tour-management", targets: ["TourManagementMain"]),
+        .executable(name: "analytics", targets: ["AnalyticsMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -187,6 +188,32 @@ let package = Package(
             path: "Services/TourManagement/Main"
         ),
 
+        // analytics: statistics projected from every topic; no commands, rebuildable (Services/Analytics).
+        .target(
+            name: "Analytics",
+            dependencies: [
+                "Contracts", "EventSourcing", "Kafka", "Messaging", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Services/Analytics/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "AnalyticsMain",
+            dependencies: ["Analytics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/Analytics/Main"
+        ),
+
         // MARK: Tools
         .executableTarget(
             name: "WaypointCLI",
@@ -197,7 +224,7 @@ let package = Package(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
-                "TourManagement",
+                "TourManagement", "Analytics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -289,6 +316,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/TourManagementTests"
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [
+                "Analytics", "Contracts", "EventSourcing", "Messaging", "ServiceKit", "ServiceTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/AnalyticsTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),

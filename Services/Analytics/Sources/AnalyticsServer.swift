@@ -1,0 +1,68 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import ServiceKit
+import ServiceLifecycle
+
+/// The assembled `analytics` service: consumers of every topic (auth, tours, and — as they appear — paths, navigation,
+/// trips) projecting into the analytics tables, and the statistics API over them. It owns no commands and no log of
+/// its own: everything it holds can be rebuilt from the topics (``AnalyticsRebuild``).
+public struct AnalyticsServer: Sendable {
+    public let configuration: AnalyticsConfiguration
+    public let storage: ServiceStorage
+    public let database: AnalyticsDatabase
+    /// The live generation of the analytics tables (1 until the first rebuild).
+    public let generation: Int
+
+    /// Prepares the database (meta table, live tables, SQLite page cache) over opened storage.
+    public static func assemble(_ configuration: AnalyticsConfiguration, storage: ServiceStorage,
+                                logger: Logger = Logger(label: "waypoint.analytics")) async throws -> AnalyticsServer {
+        let database = AnalyticsDatabase(storage)
+        try await database.tune()
+        let generation = try await database.prepareLive()
+        logger.info("analytics tables ready", metadata: ["generation": "\(generation)"])
+        return AnalyticsServer(configuration: configuration, storage: storage, database: database, generation: generation)
+    }
+
+    /// The live consumers of the configured topics (run them as the application's background services).
+    public func consumers(metrics: ServiceMetrics = .shared, logger: Logger) throws -> [AnalyticsConsumer] {
+        try AnalyticsConsumers.live(configuration, storage: storage, generation: generation, metrics: metrics, logger: logger)
+    }
+
+    /// The queries behind the API.
+    public var queries: AnalyticsQueries { AnalyticsQueries(database: database) }
+
+    /// The HTTP application with the consumers in the background; each consumer is a readiness check
+    /// (`consumer.analytics_<topic>`: poison event, start-up catch-up, lag bound). Access tokens are verified against
+    /// `auth`'s JWKS (`WAYPOINT_JWKS_URL`) unless `keySource` is given (tests).
+    public func application(consumers: [AnalyticsConsumer]? = nil, metrics: ServiceMetrics = .shared,
+                            keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            now: @escaping @Sendable () -> Date = Date.init,
+                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
+        let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let consumers = try consumers ?? self.consumers(metrics: metrics, logger: logger)
+        let readiness = Readiness()
+        for consumer in consumers { consumer.register(with: readiness) }
+        let routes = AnalyticsRoutes(queries: queries, now: now)
+        return try ServiceApplication(
+            configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
+            openAPI: try AnalyticsOpenAPI.document(), background: consumers.map(\.runner), logger: logger,
+            onServerRunning: onServerRunning
+        ) { router in
+            routes.add(to: router)
+        }
+    }
+}
+
+/// The OpenAPI 3.1 document served at `/openapi.yaml` (`Services/Analytics/Sources/openapi.yaml`).
+enum AnalyticsOpenAPI {
+    static func document() throws -> OpenAPIDocument {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
+            throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the analytics OpenAPI document in the bundle")
+        }
+        return try OpenAPIDocument(contentsOfFile: url.path)
+    }
+}

@@ -1,0 +1,127 @@
+import Contracts
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceKit
+
+extension GuideSummary: ResponseEncodable {}
+extension TourAnalytics: ResponseEncodable {}
+extension PlatformFigures: ResponseEncodable {}
+
+/// The analytics API: a guide's own statistics and charts, one tour's figures for its owner (and administrators), and
+/// platform figures for administrators. Dates are UTC days (`from`, `to`: `YYYY-MM-DD`, both included, at most two
+/// years; reversed or longer ranges are 422).
+public struct AnalyticsRoutes: Sendable {
+    let queries: AnalyticsQueries
+    let now: @Sendable () -> Date
+
+    public init(queries: AnalyticsQueries, now: @escaping @Sendable () -> Date = Date.init) {
+        self.queries = queries
+        self.now = now
+    }
+
+    public func add(to routes: ServiceRoutes) {
+        let queries = queries, now = now
+        let guides = routes.authenticated("/v1/analytics/guides/me", requiring: .guide)
+
+        guides.get("summary") { request, context -> GuideSummary in
+            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+            return try await queries.guideSummary(guideId: try Self.caller(context), range: range)
+        }
+
+        guides.get("earnings.svg") { request, context -> Response in
+            let parameters = Self.parameters(request)
+            // Default: the 12 calendar months up to today's (or `to`'s) month.
+            var withDefault = parameters
+            if withDefault["from"] == nil {
+                let to = parameters["to"].flatMap(UTCDay.init(iso:)) ?? UTCDay(now())
+                withDefault["from"] = to.month.advanced(by: -11).firstDay.iso
+            }
+            let range = try AnalyticsRange.parse(withDefault, today: UTCDay(now()))
+            var validator = Validator()
+            let currency = parameters["currency"].map { $0.uppercased() }
+            validator.require(currency.map { CurrencyCode($0) != nil } ?? true, field: "currency", code: "invalid-currency",
+                              message: "must be an active ISO 4217 code such as EUR")
+            try validator.check()
+            let months = try await queries.earningsByMonth(guideId: try Self.caller(context), range: range)
+            let shown = currency ?? Self.mainCurrency(months) ?? "EUR"
+            let exponent = CurrencyCode(shown)?.minorUnitExponent ?? 2
+            let values = months.map { month in Double(month.netEarnings.first { $0.currency == shown }?.amountMinor ?? 0) }
+            let svg = SVGChart.bars(
+                title: "Net earnings per month in \(shown), \(range.from.month) – \(range.to.month) (UTC)",
+                categories: months.map(\.month), values: values, yAxisTitle: "Net earnings (\(shown))", xAxisTitle: "Month (UTC)",
+                formatTick: { SVGChart.major($0, exponent: exponent) })
+            return Self.svg(svg)
+        }
+
+        guides.get("views.svg") { request, context -> Response in
+            let parameters = Self.parameters(request)
+            let range = try AnalyticsRange.parse(parameters, today: UTCDay(now()))
+            var validator = Validator()
+            let bucket = parameters["bucket"].map { AnalyticsQueries.Bucket(rawValue: $0) }
+            validator.require(bucket.map { $0 != nil } ?? true, field: "bucket", code: "not-allowed", message: "must be day or week")
+            try validator.check()
+            let chosen = (bucket ?? nil) ?? (range.days <= 92 ? .day : .week)
+            let points = try await queries.views(guideId: try Self.caller(context), range: range, bucket: chosen)
+            let unit = chosen == .day ? "day" : "ISO week"
+            let svg = SVGChart.lines(
+                title: "Views per \(unit), \(range.from) – \(range.to) (UTC)", categories: points.map(\.label),
+                series: [
+                    .init(name: "Views", values: points.map { Double($0.views) }, color: "#2f6fdf"),
+                    .init(name: "Unique viewers", values: points.map { Double($0.uniqueViewers) }, color: "#e0702b"),
+                ],
+                yAxisTitle: "Views", xAxisTitle: chosen == .day ? "Day (UTC)" : "ISO week")
+            return Self.svg(svg)
+        }
+
+        routes.authenticated("/v1/analytics/tours", requiring: .guide, .admin).get(":id") { request, context -> TourAnalytics in
+            let identity = try context.requireIdentity()
+            guard let id = UUID(uuidString: try context.parameters.require("id"))?.uuidString.lowercased(),
+                  let owner = try await queries.tourOwner(id)
+            else { throw Problem.notFound("analytics knows no tour with this id", code: "unknown-tour") }
+            guard identity.role == .admin || owner == Self.normalized(identity.subject) else {
+                throw Problem.forbidden("only the tour's guide sees its statistics", code: "not-tour-owner")
+            }
+            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+            guard let tour = try await queries.tour(id, range: range) else {
+                throw Problem.notFound("analytics knows no tour with this id", code: "unknown-tour")
+            }
+            return tour
+        }
+
+        routes.authenticated("/v1/analytics/platform", requiring: .admin).get { request, _ -> PlatformFigures in
+            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+            return try await queries.platform(range: range)
+        }
+    }
+
+    static func caller(_ context: ServiceRequestContext) throws -> String {
+        normalized(try context.requireIdentity().subject)
+    }
+
+    /// User ids are compared in their canonical lower-case form.
+    static func normalized(_ subject: String) -> String {
+        UUID(uuidString: subject)?.uuidString.lowercased() ?? subject
+    }
+
+    /// The currency with the largest net earnings over the months (by absolute amount).
+    static func mainCurrency(_ months: [MonthEarnings]) -> String? {
+        var totals: [String: Int64] = [:]
+        for month in months { for entry in month.netEarnings { totals[entry.currency, default: 0] += abs(entry.amountMinor) } }
+        return totals.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
+
+    static func svg(_ text: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "image/svg+xml; charset=utf-8"
+        headers[.cacheControl] = "private, max-age=60"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// The query parameters, last value winning.
+    static func parameters(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters { result[String(name)] = String(value) }
+        return result
+    }
+}

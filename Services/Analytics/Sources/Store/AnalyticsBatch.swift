@@ -1,0 +1,247 @@
+import Crypto
+import EventSourcing
+import Foundation
+import Messaging
+
+/// How a batch of one topic's events becomes statements — shared by the SQLite and PostgreSQL targets
+/// (``SQLiteAnalyticsTarget``, ``PostgresAnalyticsTarget``), so both backends execute the same plan:
+///
+/// 1. **Dedupe** (`analytics_inbox`: the last applied version per source stream, keyed by a hash of source and stream
+///    id — stream ids such as `access-<tour>-<user>` embed user ids, the hash does not): an event at or below its
+///    stream's version, stored or seen earlier in the batch, is skipped.
+/// 2. **Decode** the new events (``AnalyticsEvents``); the first one that cannot be read fails the batch.
+/// 3. **Fold** them in order (``AnalyticsFold``) against the erasure tombstones, and aggregate what commutes: counter
+///    increments summed per key, the viewer set deduplicated, each guide's activity cut to its 50 newest (one trim per
+///    guide). Order-sensitive writes (tour details, unlisting) keep their place; an erasure first flushes everything
+///    pending, so that it rewrites those rows too, and later events of the batch see its tombstone. The result equals
+///    applying the events one by one (a test compares it with the kernel's per-event target and handler).
+/// 4. The touched streams' versions are written once each.
+enum AnalyticsBatch {
+    /// The dedupe key of a source stream: the first 128 bits of SHA-256 of `source`, a newline and the stream id, hex.
+    static func streamKey(source: String, stream: String) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data(source.utf8))
+        hasher.update(data: Data([0x0A]))
+        hasher.update(data: Data(stream.utf8))
+        return hex(hasher.finalize().prefix(16))
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A new event of the batch and what it says.
+    struct Decoded {
+        var event: PublishedEvent
+        var key: String
+        var fact: AnalyticsFact?
+    }
+
+    /// The events of `events` that are new given the stored `versions` (by stream key), decoded, in order; and the
+    /// last version per touched stream key.
+    static func decode(_ events: [PublishedEvent], keys: [String], versions stored: [String: Int64]) throws
+        -> (decoded: [Decoded], versions: [String: Int64]) {
+        var versions = stored
+        var touched: [String: Int64] = [:]
+        var decoded: [Decoded] = []
+        decoded.reserveCapacity(events.count)
+        for (event, key) in zip(events, keys) {
+            guard event.streamVersion > versions[key] ?? 0 else { continue }
+            versions[key] = event.streamVersion
+            touched[key] = event.streamVersion
+            do {
+                decoded.append(Decoded(event: event, key: key, fact: try AnalyticsEvents.fact(event)))
+            } catch {
+                throw EventFailure(event: event, reason: "\(error)")
+            }
+        }
+        return (decoded, touched)
+    }
+
+    /// The ids whose tombstones the fold needs.
+    static func idsToCheck(_ decoded: [Decoded]) -> Set<String> {
+        var ids: Set<String> = []
+        for item in decoded {
+            if let fact = item.fact { ids.formUnion(AnalyticsFold.idsToCheck(fact)) }
+        }
+        return ids
+    }
+
+    /// The statements for the decoded events, given the ids whose tombstones exist, followed by the inbox writes.
+    static func plan(_ decoded: [Decoded], erased stored: Set<String>, inbox: [String: Int64]) -> [AnalyticsWrite] {
+        var erased = stored
+        var pending = Pending()
+        var statements: [AnalyticsWrite] = []
+        for item in decoded {
+            guard let fact = item.fact else { continue }
+            let ids = AnalyticsFold.idsToCheck(fact)
+            let writes = AnalyticsFold.writes(fact, eventID: item.event.eventID, erased: erased.intersection(ids))
+            for write in writes {
+                switch write.statement {
+                case .eraseMark:
+                    pending.flush(into: &statements)
+                    statements.append(write)
+                case .eraseActivity:
+                    statements.append(write)
+                    if case .text(let user?) = write.arguments[0] { erased.insert(user) }
+                case .eraseViewers, .eraseViewerGuides, .eraseTours, .eraseTourDays, .eraseSales, .tourDetails, .tourUnlisted:
+                    statements.append(write)
+                default:
+                    pending.add(write)
+                }
+            }
+        }
+        pending.flush(into: &statements)
+        for (key, version) in inbox {
+            statements.append(AnalyticsWrite(statement: .inboxWrite, arguments: [.text(key), .int(version)]))
+        }
+        return statements
+    }
+
+    /// The commutative writes not yet flushed.
+    struct Pending {
+        private var tourDays: [DayKey: Counters] = [:]
+        private var dayOrder: [DayKey] = []
+        private var sales: [SalesKey: Counters] = [:]
+        private var salesOrder: [SalesKey] = []
+        private var ratings: [String: (guide: String, sum: Int64, count: Int64)] = [:]
+        private var ratingOrder: [String] = []
+        private var registrations: [AnalyticsWrite] = []
+        private var viewers: [AnalyticsWrite] = []
+        private var viewerSet: Set<ViewerKey> = []
+        private var activity: [String: [[SQLArg]]] = [:]
+        private var activityOrder: [String] = []
+
+        mutating func add(_ write: AnalyticsWrite) {
+            let a = write.arguments
+            switch write.statement {
+            case .tourDay:
+                let key = DayKey(guide: a[0].string, day: a[1].integer, tour: a[2].string)
+                if tourDays[key] == nil { dayOrder.append(key) }
+                tourDays[key, default: Counters()].add(a, from: 3)
+            case .sales:
+                let key = SalesKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, currency: a[3].string)
+                if sales[key] == nil { salesOrder.append(key) }
+                sales[key, default: Counters()].add(a, from: 4)
+            case .viewer:
+                if viewerSet.insert(ViewerKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, viewer: a[3].string)).inserted {
+                    viewers.append(write)
+                }
+            case .activity:
+                let guide = a[0].string
+                if activity[guide] == nil { activityOrder.append(guide) }
+                activity[guide, default: []].append(a)
+            case .tourRating:
+                let tour = a[0].string
+                if let current = ratings[tour] {
+                    ratings[tour] = (current.guide, current.sum + a[2].integer, current.count + a[3].integer)
+                } else {
+                    ratings[tour] = (a[1].string, a[2].integer, a[3].integer)
+                    ratingOrder.append(tour)
+                }
+            case .registration:
+                registrations.append(write)
+            default:
+                break  // activity trims are one per guide at flush; lookups are not writes
+            }
+        }
+
+        /// Appends one statement per pending key (in first-seen order, so plans are deterministic) and clears.
+        mutating func flush(into statements: inout [AnalyticsWrite]) {
+            for key in dayOrder {
+                statements.append(AnalyticsWrite(statement: .tourDay,
+                                                 arguments: [.text(key.guide), .int(key.day), .text(key.tour)] + tourDays[key]!.arguments(7)))
+            }
+            for key in salesOrder {
+                statements.append(AnalyticsWrite(statement: .sales, arguments: [
+                    .text(key.guide), .int(key.day), .text(key.tour), .text(key.currency),
+                ] + sales[key]!.arguments(8)))
+            }
+            statements += viewers
+            for tour in ratingOrder {
+                let rating = ratings[tour]!
+                statements.append(AnalyticsWrite(statement: .tourRating, arguments: [.text(tour), .text(rating.guide), .int(rating.sum),
+                                                                                    .int(rating.count)]))
+            }
+            statements += registrations
+            for guide in activityOrder {
+                // Only the batch's 50 newest can be among the guide's 50 newest.
+                let newest = activity[guide]!.sorted { ($0[1].integer, $0[2].string) > ($1[1].integer, $1[2].string) }
+                    .prefix(AnalyticsSchema.activityLimit)
+                statements += newest.map { AnalyticsWrite(statement: .activity, arguments: $0) }
+                statements.append(AnalyticsWrite(statement: .activityTrim, arguments: [.text(guide)]))
+            }
+            self = Pending()
+        }
+    }
+}
+
+/// An event of a batch that cannot be applied, and why (the batch rolls back; see the targets).
+struct EventFailure: Error, CustomStringConvertible {
+    var event: PublishedEvent
+    var reason: String
+    var description: String {
+        "cannot apply \(event.source) event \(event.eventType) (stream \(event.streamID) v\(event.streamVersion)): \(reason)"
+    }
+}
+
+/// A pending `analytics_tour_days` row.
+struct DayKey: Hashable {
+    var guide: String
+    var day: Int64
+    var tour: String
+}
+
+/// A pending `analytics_sales_days` row.
+struct SalesKey: Hashable {
+    var guide: String
+    var day: Int64
+    var tour: String
+    var currency: String
+}
+
+/// A viewer-set row.
+struct ViewerKey: Hashable {
+    var guide: String
+    var day: Int64
+    var tour: String
+    var viewer: String
+}
+
+/// Up to 8 counter increments, summed without allocating.
+struct Counters {
+    var values: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    mutating func add(_ arguments: [SQLArg], from start: Int) {
+        withUnsafeMutableBytes(of: &values) { raw in
+            let counters = raw.bindMemory(to: Int64.self)
+            for index in start..<min(arguments.count, start + 8) { counters[index - start] += arguments[index].integer }
+        }
+    }
+
+    func arguments(_ count: Int) -> [SQLArg] {
+        withUnsafeBytes(of: values) { raw in
+            let counters = raw.bindMemory(to: Int64.self)
+            return (0..<count).map { .int(counters[$0]) }
+        }
+    }
+}
+
+extension SQLArg {
+    var integer: Int64 {
+        if case .int(let value?) = self { return value }
+        return 0
+    }
+
+    var string: String {
+        if case .text(let value?) = self { return value }
+        return ""
+    }
+}

@@ -1,0 +1,162 @@
+import Contracts
+import EventSourcing
+import Foundation
+import GRDB
+import GRDBSQLite
+import Messaging
+
+/// The SQLite consumer target of the analytics consumers. It keeps the kernel's consumer contract — in one transaction,
+/// skip what was applied (dedupe records), apply the rest, record the new versions and store the source position
+/// (`consumer:<name>:<source>` in `es_projections`), stop loudly on an event it cannot read — but applies a whole
+/// batch as one plan (``AnalyticsBatch``): dedupe records and tombstones are read once per distinct key, commutative
+/// writes are aggregated, and the statements (prepared once per connection by GRDB's cache) are bound and stepped
+/// through SQLite's C API.
+///
+/// Why not the kernel's `SQLiteConsumerTarget` with ``SQLiteAnalyticsHandler`` (which remains, as the reference the
+/// tests compare with): measured on the 2-core machines it spent ~30 µs of CPU per event — ~8 µs in its two per-event
+/// dedupe statements on `es_inbox`, whose keys carry the whole stream id (~100 bytes, user ids included), and ~7 µs per
+/// analytics statement, mostly GRDB's argument binding (existentials and one closure per argument).
+public struct SQLiteAnalyticsTarget: ConsumerTarget {
+    public let database: SQLiteServiceDatabase
+    public let name: String
+    let tables: ProjectionTables
+    let statements: AnalyticsStatements
+
+    public init(database: SQLiteServiceDatabase, name: String, tables: ProjectionTables) {
+        self.database = database
+        self.name = name
+        self.tables = tables
+        statements = AnalyticsStatements(tables, dialect: .sqlite)
+    }
+
+    public func prepare() async throws -> [String: Int64] {
+        let name = name, tables = tables
+        return try await database.write { db in
+            try SQLiteCheckpoints.migrate(db)
+            for statement in AnalyticsSchema.createStatements(tables, dialect: .sqlite) { try db.execute(sql: statement) }
+            let prefix = "consumer:\(name):"
+            let rows = try Row.fetchAll(db, sql: "SELECT name, position FROM es_projections WHERE substr(name, 1, \(prefix.utf8.count)) = ?",
+                                        arguments: [prefix])
+            return Dictionary(uniqueKeysWithValues: rows.map { (String(($0[0] as String).dropFirst(prefix.count)), $0[1] as Int64) })
+        }
+    }
+
+    public func apply(_ events: [PublishedEvent]) async throws -> Int {
+        do {
+            return try await applyBatch(events)
+        } catch let failure as EventFailure {
+            // The batch rolled back. The runner stops loudly only on the kernel's `ConsumerFailure`, which has no public
+            // initializer: let the kernel's own target raise it for the failing event (in its own transaction, with a
+            // handler that only rethrows the reason, so nothing is written).
+            let reporter = SQLiteConsumerTarget(database: database, handler: FailureReporter(name: name, reason: failure.reason))
+            _ = try await reporter.prepare()
+            _ = try await reporter.apply([failure.event])
+            throw failure
+        }
+    }
+
+    private func applyBatch(_ events: [PublishedEvent]) async throws -> Int {
+        let name = name, statements = statements
+        let keys = events.map { AnalyticsBatch.streamKey(source: $0.source, stream: $0.streamID) }
+        return try await database.write { db in
+            var stored: [String: Int64] = [:]
+            let readVersion = try db.cachedStatement(sql: statements[.inboxRead])
+            for key in Set(keys) {
+                if let version = try Raw.int(readVersion, [.text(key)]) { stored[key] = version }
+            }
+            let (decoded, touched) = try AnalyticsBatch.decode(events, keys: keys, versions: stored)
+            var erased: Set<String> = []
+            let readTombstone = try db.cachedStatement(sql: statements[.tombstoneRead])
+            for id in AnalyticsBatch.idsToCheck(decoded) where try Raw.text(readTombstone, [.text(AnalyticsFold.tombstone(id))]) != nil {
+                erased.insert(id)
+            }
+            for write in AnalyticsBatch.plan(decoded, erased: erased, inbox: touched) {
+                try Raw.execute(try db.cachedStatement(sql: statements[write.statement]), write.arguments)
+            }
+            var positions: [String: Int64] = [:]
+            for event in events { positions[event.source] = max(positions[event.source] ?? 0, event.position) }
+            for (source, position) in positions {
+                try SQLiteCheckpointStore.save(position, for: "consumer:\(name):\(source)", in: db)
+            }
+            return decoded.count
+        }
+    }
+
+    /// A handler that fails every event with `reason` (see ``apply(_:)``).
+    struct FailureReporter: SQLiteEventHandler {
+        let name: String
+        let reason: String
+
+        func createTables(_ db: Database) throws {}
+        func handle(_ event: PublishedEvent, _ db: Database) throws { throw FailureReason(description: reason) }
+    }
+}
+
+/// The reason a reporter handler rethrows.
+struct FailureReason: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Binding and stepping GRDB-prepared statements through SQLite's C API (no per-argument existentials or closures).
+enum Raw {
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    static func bind(_ statement: Statement, _ arguments: [SQLArg]) {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            switch argument {
+            case .int(let value?): sqlite3_bind_int64(handle, index, value)
+            case .text(let value?): sqlite3_bind_text(handle, index, value, -1, transient)
+            case .int(nil), .text(nil): sqlite3_bind_null(handle, index)
+            }
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    static func execute(_ statement: Statement, _ arguments: [SQLArg]) throws {
+        bind(statement, arguments)
+        let handle = statement.sqliteStatement
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        try check(code, handle)
+    }
+
+    /// The first column of the first row as an integer (`nil` without a row).
+    static func int(_ statement: Statement, _ arguments: [SQLArg]) throws -> Int64? {
+        bind(statement, arguments)
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW {
+            let value = sqlite3_column_int64(handle, 0)
+            sqlite3_reset(handle)
+            return value
+        }
+        try check(code, handle)
+        return nil
+    }
+
+    /// The first column of the first row as text (`nil` without a row).
+    static func text(_ statement: Statement, _ arguments: [SQLArg]) throws -> String? {
+        bind(statement, arguments)
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW {
+            let value = sqlite3_column_text(handle, 0).map { String(cString: $0) }
+            sqlite3_reset(handle)
+            return value
+        }
+        try check(code, handle)
+        return nil
+    }
+
+    private static func check(_ code: Int32, _ handle: OpaquePointer) throws {
+        defer { sqlite3_reset(handle) }
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                                sql: String(cString: sqlite3_sql(handle)))
+        }
+    }
+}
