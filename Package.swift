@@ -217,7 +217,7 @@ let package = Package(
         // MARK: Tools
         .executableTarget(
             name: "WaypointCLI",
-            dependencies: ["TourManagement", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["TourManagement", "Analytics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/Waypoint"
         ),
         .executableTarget(

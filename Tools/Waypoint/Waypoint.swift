@@ -1,3 +1,4 @@
+import Analytics
 import ArgumentParser
 import Foundation
 import TourManagement
@@ -8,7 +9,13 @@ struct Waypoint: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waypoint",
         abstract: "Waypoint's command line.",
-        subcommands: [VerifyBundle.self])
+        subcommands: [VerifyBundle.self, AnalyticsCommands.self])
+}
+
+/// `waypoint analytics rebuild`: the analytics service's own rebuild command (same configuration keys).
+struct AnalyticsCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analytics", abstract: "Operate the analytics service's tables.", subcommands: [AnalyticsCommandLine.Rebuild.self])
 }
 
 /// `waypoint verify-bundle FILE MANIFEST --public-key KEY.json`: checks an offline bundle against its signed manifest,
