@@ -55,6 +55,14 @@ public final class PostgresServiceDatabase: Service, Sendable {
         try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: logger)
     }
 
+    /// Whether `table` exists on the connections' search path (PostgreSQL's counterpart of GRDB's `tableExists`).
+    public func tableExists(_ table: String) async throws -> Bool {
+        var query = PostgresQuery(unsafeSQL: "SELECT to_regclass($1)::text")
+        query.binds.append(table)
+        for try await (name) in try await client.query(query, logger: logger).decode(String?.self) { return name != nil }
+        return false
+    }
+
     static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url),
               ["postgres", "postgresql"].contains(components.scheme ?? ""),

@@ -70,10 +70,7 @@ public struct ErasureWorker: Service {
         let database = postgres!
         try await database.client.query(
             "CREATE TABLE IF NOT EXISTS erasures_applied (user_id uuid PRIMARY KEY, applied_at timestamptz NOT NULL)", logger: database.logger)
-        var exists = false
-        for try await (name) in try await database.client.query("SELECT to_regclass('guide_accounts')::text", logger: database.logger)
-            .decode(String?.self) { exists = name != nil }
-        guard exists else { return [] }
+        guard try await database.tableExists("guide_accounts") else { return [] }
         var users: [UUID] = []
         for try await (id) in try await database.client.query("""
             SELECT user_id FROM guide_accounts WHERE status = 'erased'

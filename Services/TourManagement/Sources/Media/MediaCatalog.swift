@@ -238,10 +238,7 @@ public struct PostgresMediaCatalog: MediaCatalog {
     }
 
     public func releaseDropped(referencedBefore: Date, now: Date) async throws -> Int {
-        var exists = false
-        for try await (name) in try await database.client.query("SELECT to_regclass('tour_media_refs')::text", logger: database.logger)
-            .decode(String?.self) { exists = name != nil }
-        guard exists else { return 0 }
+        guard try await database.tableExists("tour_media_refs") else { return 0 }
         return try await count("""
             UPDATE media SET referenced_at = NULL, unreferenced_since = \(now)
             WHERE referenced_at IS NOT NULL AND referenced_at < \(referencedBefore)
