@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "auth", targets: ["AuthMain"]),
         .executable(name: "tour-management", targets: ["TourManagementMain"]),
         .executable(name: "analytics", targets: ["AnalyticsMain"]),
+        .executable(name: "gateway", targets: ["GatewayMain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // MARK: Shared kernel
@@ -214,6 +216,45 @@ let package = Package(
             path: "Services/Analytics/Main"
         ),
 
+        // gateway: the single public entry point — routing, edge auth, rate limits, caching, push (Services/Gateway).
+        // The push stream's hub (notifications from `waypoint.notifications`, per-user buffers, SSE) is its own target.
+        .target(
+            name: "GatewayNotifications",
+            dependencies: [
+                "Contracts", "EventSourcing", "Kafka", "Messaging", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Services/Gateway/Notifications"
+        ),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "Contracts", "GatewayNotifications", "Messaging", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Gateway/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "GatewayMain",
+            dependencies: ["Gateway", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/Gateway/Main"
+        ),
+
         // MARK: Tools
         .executableTarget(
             name: "WaypointCLI",
@@ -326,6 +367,34 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AnalyticsTests"
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "GatewayNotifications", "Contracts", "ServiceKit", "ServiceTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            path: "Tests/GatewayTests"
+        ),
+        .testTarget(
+            name: "GatewayNotificationsTests",
+            dependencies: [
+                "GatewayNotifications", "Contracts", "ContractTesting", "EventSourcing", "Kafka", "Messaging", "ServiceKit",
+                "ServiceTesting", "TourManagement",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/GatewayNotificationsTests"
+        ),
+        // The operator's artefacts (docker-compose.yml, deploy/) and the launcher (`waypoint up`).
+        .testTarget(
+            name: "DeployTests",
+            dependencies: ["WaypointCLI", .product(name: "Yams", package: "Yams")],
+            path: "Tests/DeployTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),

@@ -1,0 +1,8 @@
+import Gateway
+
+@main
+struct GatewayMain {
+    static func main() async throws {
+        print(GatewayService.name)
+    }
+}

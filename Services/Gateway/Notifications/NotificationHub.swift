@@ -1,0 +1,2 @@
+/// Notifications for the push stream, read from `waypoint.notifications`.
+public enum GatewayNotificationsModule {}
