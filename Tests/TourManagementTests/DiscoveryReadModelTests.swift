@@ -213,6 +213,14 @@ struct DiscoveryReadModelTests {
             broadFilter.text = "krems"
             let broad = try await catalog.withBroadQueryMatches(1).search(DiscoveryQuery(filter: broadFilter, limit: 50))
             #expect(broad.hits.map(\.tour.tourId) == [f.wine, f.oldTown], "by popularity (3, then 1)")
+            // The broad path probes each tour's stored words; it finds what the ranked full-text path finds (every word,
+            // the last one a prefix, folded case and diacritics).
+            for text in ["krems", "kre", "KREMS wei", "danube cas", "hof", "hofburg", "wachau danube", "WÄCHAU vin", "zzz", "krems zzz"] {
+                broadFilter.text = text
+                let ranked = try await catalog.withBroadQueryMatches(1_000_000).search(DiscoveryQuery(filter: broadFilter, limit: 50))
+                let probed = try await catalog.withBroadQueryMatches(0).search(DiscoveryQuery(filter: broadFilter, limit: 50))
+                #expect(Set(probed.hits.map(\.tour.tourId)) == Set(ranked.hits.map(\.tour.tourId)), "\(text)")
+            }
 
             // Map markers: the box, the filters.
             let box = try BoundingBox(queryValue: "15.5,48.3,15.7,48.5")

@@ -237,6 +237,24 @@ public enum DiscoveryText {
         Set(folded(text).split { !($0.isLetter || $0.isNumber) }.map(String.init))
     }
 
+    /// A vocabulary as the read models store it for word probes: sorted, space-separated, with a space at both ends
+    /// (` castle old walk `), so that `' walk '` finds a word and `' wa'` a word beginning with "wa".
+    public static func wordList(_ vocabulary: Set<String>) -> String {
+        " " + vocabulary.sorted().joined(separator: " ") + " "
+    }
+
+    /// The vocabulary of a stored ``wordList(_:)``.
+    public static func vocabulary(wordList: String) -> Set<String> {
+        Set(wordList.split(separator: " ").map(String.init))
+    }
+
+    /// What a stored ``wordList(_:)`` must contain for a tour to match `query` with the meaning of ``fts5Query(_:)``:
+    /// `' term '` for every word but the last, `' prefix'` for the last (search as you type).
+    static func wordProbes(_ query: String) -> [String] {
+        let terms = terms(query)
+        return terms.enumerated().map { index, term in " " + term + (index == terms.count - 1 ? "" : " ") }
+    }
+
     /// `de-AT` → `de`.
     public static func primaryLanguage(_ tag: String) -> String {
         String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()

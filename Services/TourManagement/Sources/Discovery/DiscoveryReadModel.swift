@@ -310,16 +310,19 @@ extension TourRating {
 /// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
 public struct SQLiteDiscoveryProjection: SQLiteProjection {
     public let name = "discovery"
-    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document", "tour_terms", "tour_language"]
+    public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document", "tour_terms", "tour_language",
+                         "tour_words"]
     /// 2: summary column, the document in `tour_document`, destination indexes per sort; 3: `tour_terms` (tours per word,
-    /// for the broad-query estimate) and `tour_language` (rare languages without a scan).
-    public let schemaVersion = 3
+    /// for the broad-query estimate) and `tour_language` (rare languages without a scan); 4: each tour's words in the narrow
+    /// `tour_words` (broad queries probe them row by row instead of collecting every FTS5 match).
+    public let schemaVersion = 4
 
     public init() {}
 
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
-            CREATE TABLE \(t("tour_document")) (doc_id INTEGER PRIMARY KEY, document TEXT NOT NULL, terms TEXT NOT NULL);
+            CREATE TABLE \(t("tour_document")) (doc_id INTEGER PRIMARY KEY, document TEXT NOT NULL);
+            CREATE TABLE \(t("tour_words")) (doc_id INTEGER PRIMARY KEY, words TEXT NOT NULL);
             CREATE TABLE \(t("tour_terms")) (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE \(t("tour_language")) (lang TEXT NOT NULL, doc_id INTEGER NOT NULL, PRIMARY KEY (lang, doc_id)) WITHOUT ROWID;
             CREATE TABLE \(t("tour_search")) (
@@ -378,12 +381,13 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
                     String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self),
                 ])
             let id = docID ?? db.lastInsertedRowID
-            let oldTerms = try String.fetchOne(db, sql: "SELECT terms FROM \(t("tour_document")) WHERE doc_id = ?", arguments: [id])
-                .map { Set($0.split(separator: " ").map(String.init)) } ?? []
+            let oldTerms = try String.fetchOne(db, sql: "SELECT words FROM \(t("tour_words")) WHERE doc_id = ?", arguments: [id])
+                .map { DiscoveryText.vocabulary(wordList: $0) } ?? []
             let newTerms = row.vocabulary
-            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_document")) (doc_id, document, terms) VALUES (?, ?, ?)",
-                           arguments: [id, String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self),
-                                       newTerms.sorted().joined(separator: " ")])
+            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_document")) (doc_id, document) VALUES (?, ?)",
+                           arguments: [id, String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self)])
+            try db.execute(sql: "INSERT OR REPLACE INTO \(t("tour_words")) (doc_id, words) VALUES (?, ?)",
+                           arguments: [id, DiscoveryText.wordList(newTerms)])
             for term in oldTerms.subtracting(newTerms) {
                 try db.execute(sql: "UPDATE \(t("tour_terms")) SET docs = docs - 1 WHERE term = ?", arguments: [term])
             }
@@ -428,8 +432,9 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 public struct PostgresDiscoveryProjection: PostgresProjection {
     public let name = "discovery"
     public let tables = ["tour_search", "tour_rating_pending", "tour_terms"]
-    /// 2: summary column, destination indexes per sort, GIN without a pending list; 3: `tour_terms` (tours per word).
-    public let schemaVersion = 3
+    /// 2: summary column, destination indexes per sort, GIN without a pending list; 3: `tour_terms` (tours per word);
+    /// 4: `words` (the tour's words as one string, probed by broad queries) instead of the `terms` array.
+    public let schemaVersion = 4
 
     public init() {}
 
@@ -446,7 +451,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                 start_lat double precision NOT NULL, start_lng double precision NOT NULL, start_geog geography(Point, 4326) NOT NULL,
                 rating_count int NOT NULL, rating_sum int NOT NULL, rating_avg double precision, rating_bayes double precision NOT NULL,
                 popularity int NOT NULL, first_published_at_us bigint NOT NULL, published_at_us bigint NOT NULL,
-                search tsvector NOT NULL, summary text NOT NULL, document text NOT NULL, terms text[] NOT NULL)
+                search tsvector NOT NULL, summary text NOT NULL, document text NOT NULL, words text NOT NULL)
             """,
             "CREATE TABLE \(t("tour_terms")) (term text PRIMARY KEY, docs int NOT NULL)",
             "CREATE INDEX \(t.index("tour_search_destination_popularity")) ON \(t("tour_search")) (destination_id, popularity DESC, tour_id)",
@@ -497,7 +502,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             var query = PostgresQuery(unsafeSQL: """
                 INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
                     currency, estimated_minutes, mode, start_lat, start_lng, start_geog, rating_count, rating_sum, rating_avg,
-                    rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document, terms)
+                    rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document, words)
                 VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
                     ST_SetSRID(ST_MakePoint($12, $11), 4326)::geography, $13, $14, $15, $16, $17, $18, $19,
                     setweight(to_tsvector('simple', $20), 'A') || setweight(to_tsvector('simple', $21), 'B')
@@ -508,7 +513,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                     mode = excluded.mode, start_lat = excluded.start_lat, start_lng = excluded.start_lng,
                     start_geog = excluded.start_geog, rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
                     rating_avg = excluded.rating_avg, rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us,
-                    search = excluded.search, summary = excluded.summary, document = excluded.document, terms = excluded.terms
+                    search = excluded.search, summary = excluded.summary, document = excluded.document, words = excluded.words
                 """)
             query.binds.append(row.tourId)
             query.binds.append(row.guideId)
@@ -535,12 +540,14 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self))
             query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self))
             let newTerms = row.vocabulary
-            query.binds.append(newTerms.sorted())
+            query.binds.append(DiscoveryText.wordList(newTerms))
             // The previous revision's words (before the upsert replaces them).
-            var previous = PostgresQuery(unsafeSQL: "SELECT terms FROM \(t("tour_search")) WHERE tour_id = $1")
+            var previous = PostgresQuery(unsafeSQL: "SELECT words FROM \(t("tour_search")) WHERE tour_id = $1")
             previous.binds.append(row.tourId)
             var oldTerms: Set<String> = []
-            for try await (terms) in try await connection.query(previous, logger: connection.logger).decode([String].self) { oldTerms = Set(terms) }
+            for try await (words) in try await connection.query(previous, logger: connection.logger).decode(String.self) {
+                oldTerms = DiscoveryText.vocabulary(wordList: words)
+            }
             try await connection.query(query, logger: connection.logger)
             let removed = oldTerms.subtracting(newTerms).sorted(), added = newTerms.subtracting(oldTerms).sorted()
             if !removed.isEmpty {
