@@ -86,9 +86,10 @@ public struct TourCatalog: Sendable {
     }
 
     /// Above this many (estimated) matches a relevance search orders its matches by popularity instead of by text rank:
-    /// words that most tours contain say little about which tour is meant, and ranking thousands of matches is what
-    /// makes a search slow. Selective queries (a name, a rare word, several words together) are ranked by text.
-    public static let broadQueryMatches = 1_000
+    /// words that many tours contain say little about which tour is meant, and ranking every match is what makes a
+    /// search slow (~0.6 µs per match for FTS5's bm25, ~2 µs for PostgreSQL's heap fetch + `ts_rank`: 500 matches stay
+    /// near 1 ms). Selective queries (a name, a rare word, several words together) are ranked by text.
+    public static let broadQueryMatches = 500
 
     /// An upper bound of the tours matching `text`: the smallest count of tours containing one of its words (for the
     /// last word, a prefix, the sum over the words it begins), from `tour_terms`.
