@@ -243,6 +243,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -258,7 +259,14 @@ let package = Package(
         // MARK: Tools
         .executableTarget(
             name: "WaypointCLI",
-            dependencies: ["TourManagement", "Analytics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "TourManagement", "Analytics", "ReferenceData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
             path: "Tools/Waypoint"
         ),
         .executableTarget(
@@ -271,6 +279,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tools/WaypointBench"
         ),
@@ -371,11 +382,16 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "GatewayNotifications", "Contracts", "ServiceKit", "ServiceTesting",
+                "Gateway", "GatewayNotifications", "Contracts", "Messaging", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/GatewayTests"
         ),
@@ -387,14 +403,33 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/GatewayNotificationsTests"
         ),
         // The operator's artefacts (docker-compose.yml, deploy/) and the launcher (`waypoint up`).
         .testTarget(
             name: "DeployTests",
-            dependencies: ["WaypointCLI", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "GatewayMain", "ServiceTesting",
+                "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Tests/DeployTests"
+        ),
+        // The platform end to end through the gateway, against the processes `waypoint up` starts (needs every executable built).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "GatewayMain",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/EndToEndTests"
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),

@@ -10,6 +10,7 @@ struct WaypointBench: AsyncParsableCommand {
         commandName: "waypoint-bench",
         abstract: "Measures the throughput of Waypoint's shared libraries.",
         discussion: "Prints one JSON object on stdout; progress and the run configuration go to stderr.",
-        subcommands: [EventStoreBench.self, MessagingBench.self, AuthBench.self, DestinationsBench.self, ToursBench.self, CommerceBench.self, AnalyticsBench.self]
+        subcommands: [EventStoreBench.self, MessagingBench.self, AuthBench.self, DestinationsBench.self, ToursBench.self, CommerceBench.self, AnalyticsBench.self,
+                      GatewayBench.self]
     )
 }

@@ -1,8 +1,9 @@
 import Gateway
 
+/// The `gateway` executable; everything lives in the `Gateway` library.
 @main
-struct GatewayMain {
-    static func main() async throws {
-        print(GatewayService.name)
+enum GatewayMain {
+    static func main() async {
+        await GatewayCommandLine.main()
     }
 }

@@ -42,8 +42,8 @@ public struct TourManagementServer: Sendable {
         return try await PostgresDestinationStore(database: storage.postgres!)
     }
 
-    /// The HTTP application: destinations, media, tour authoring, discovery, the embedded feed; on Kafka the relay to
-    /// `waypoint.tours`; read models, the `waypoint.auth` consumer and scheduled work in the background.
+    /// The HTTP application: destinations, media, tour authoring, discovery, the embedded feed; on Kafka the relays to
+    /// `waypoint.tours` and `waypoint.notifications`; the user notifier; read models, the `waypoint.auth` consumer and scheduled work in the background.
     /// Access tokens are verified against `auth`'s JWKS (`WAYPOINT_JWKS_URL`) unless `keySource` is given (tests).
     public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
                             now: @escaping @Sendable () -> Date = Date.init,
@@ -73,18 +73,20 @@ public struct TourManagementServer: Sendable {
         let reviews = ReviewCommands(storage: storage, now: now)
         let favourites = Favourites(store: store, catalog: catalog, now: now)
         let erasures = ErasureWorker(reviews: reviews, storage: storage, after: [readModels.reviews], logger: logger)
+        let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: logger)
         let userNames: @Sendable ([UUID]) async -> [UUID: String] = { ids in await guideProfiles.publicGuides(ids).compactMapValues(\.name) }
         let readiness = Readiness()
         readiness.register(guideAccounts)
         for projection in readModels.all { readiness.register(projection) }
+        readiness.register(notifier)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
-            background: try storage.publishing(topic: Topic.tours.name, include: TourManagementEvents.isPublished, logger: logger)
+            background: try storage.publishing(TourManagementEvents.topics, logger: logger)
                 + readModels.all + [maintenance,
-                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures],
+                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
@@ -104,7 +106,7 @@ public struct TourManagementServer: Sendable {
                 return owned
             }.add(to: routes)
             FavouritesRoutes(favourites: favourites, destinations: index, guideNames: userNames).add(to: routes)
-            storage.addFeedRoutes(to: routes, include: TourManagementEvents.isPublished)
+            storage.addFeedRoutes(to: routes, include: TourManagementEvents.isServedByFeed)
         }
     }
 }
@@ -159,4 +161,15 @@ public enum TourManagementEvents {
     ]
 
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
+
+    /// What tour-management publishes on `waypoint.notifications`: the `UserNotified` events of its `UserNotifier`.
+    public static func isNotification(_ envelope: EventEnvelope) -> Bool { envelope.eventType == UserNotified.eventType }
+
+    /// What the embedded feed serves: both topics' events (consumers keep the types they know; the gateway's notification
+    /// hub keeps only `UserNotified`).
+    public static func isServedByFeed(_ envelope: EventEnvelope) -> Bool { isPublished(envelope) || isNotification(envelope) }
+
+    /// The relays on Kafka: the published language to `waypoint.tours`, notifications to `waypoint.notifications`.
+    public static let topics = [PublishedTopic(Topic.tours.name, include: isPublished),
+                                PublishedTopic(Topic.notifications.name, include: isNotification)]
 }

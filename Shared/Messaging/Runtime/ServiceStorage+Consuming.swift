@@ -17,6 +17,9 @@ import ServiceLifecycle
 /// | `WAYPOINT_TOUR_MANAGEMENT_URL` | base URL of `tour-management` | `http://127.0.0.1:8082` |
 /// | `WAYPOINT_<PRODUCER>_URL` | base URL of any other producing service (`PATH_REVIEW`, `NAVIGATION`, `RECORD_TRIP`) | unset |
 ///
+/// The gateway, which routes to every service, starts from ``localBaseURLs`` instead: path-review `:8083`, navigation
+/// `:8084`, record-trip `:8085`, analytics `:8086` (`WAYPOINT_ANALYTICS_URL`).
+///
 /// Like every key, each has the consuming service's own spelling, which wins: `WAYPOINT_TOUR_MANAGEMENT_AUTH_URL` over
 /// `WAYPOINT_AUTH_URL` for `tour-management`. Values are absolute `http`/`https` URLs; a trailing `/` is dropped.
 public struct ServiceEndpoints: Sendable, Hashable {
@@ -28,6 +31,16 @@ public struct ServiceEndpoints: Sendable, Hashable {
         "auth": URL(string: "http://127.0.0.1:8081")!,
         "tour-management": URL(string: "http://127.0.0.1:8082")!,
     ]
+
+    /// Every service's conventional local address: the port its executable listens on by default (path-review 8083,
+    /// navigation 8084, record-trip 8085, analytics 8086 besides the two above). The gateway routes to all of them; a
+    /// consumer keeps ``defaultBaseURLs`` so it does not poll feeds of services that may not exist yet.
+    public static let localBaseURLs: [String: URL] = defaultBaseURLs.merging([
+        "path-review": URL(string: "http://127.0.0.1:8083")!,
+        "navigation": URL(string: "http://127.0.0.1:8084")!,
+        "record-trip": URL(string: "http://127.0.0.1:8085")!,
+        "analytics": URL(string: "http://127.0.0.1:8086")!,
+    ]) { current, _ in current }
 
     /// Creates the endpoints; by default the services' default local ports.
     public init(baseURLs: [String: URL] = ServiceEndpoints.defaultBaseURLs) {
@@ -44,15 +57,17 @@ public struct ServiceEndpoints: Sendable, Hashable {
         "\(EnvironmentReader.segment(for: service))_URL"
     }
 
-    /// Reads the base URLs of `services` (default: every producing service) as configured for `serviceName`.
+    /// Reads the base URLs of `services` (default: every producing service) as configured for `serviceName`, starting
+    /// from `defaults` (``defaultBaseURLs``; the gateway passes ``localBaseURLs``).
     /// - Throws: ``ConfigurationError`` naming the key whose value is not an absolute http(s) URL.
     public static func fromEnvironment(
         serviceName: String,
         services: [String] = Topic.allCases.compactMap(\.producingService),
+        defaults: [String: URL] = ServiceEndpoints.defaultBaseURLs,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ServiceEndpoints {
         let reader = EnvironmentReader(serviceName: serviceName, environment: environment)
-        var urls = defaultBaseURLs
+        var urls = defaults
         for service in services {
             guard let (key, raw) = reader.value(keySuffix(for: service)) else { continue }
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

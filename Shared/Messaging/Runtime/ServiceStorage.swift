@@ -117,13 +117,23 @@ public final class ServiceStorage: Sendable {
     /// transport nothing runs — consumers pull the feed the caller mounts with ``feedController(include:)``.
     public func publishing(topic: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true },
                            logger: Logger) throws -> [any Service] {
-        guard let brokers = settings.kafkaBrokers else { return [] }
+        try publishing([PublishedTopic(topic, include: include)], logger: logger)
+    }
+
+    /// How the service's own events leave it when they go to several topics (e.g. its own topic and
+    /// `waypoint.notifications`): on Kafka one producer and one relay per topic, each with its own checkpoint
+    /// (`relay:<topic>`) and filter; on the embedded transport nothing runs.
+    public func publishing(_ topics: [PublishedTopic], logger: Logger) throws -> [any Service] {
+        guard let brokers = settings.kafkaBrokers, !topics.isEmpty else { return [] }
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(bootstrapServers: brokers, clientID: settings.serviceName, properties: settings.kafkaProperties),
             logger: logger)
-        let relay = makeRelay(store, publisher: KafkaEventPublisher(producer: producer), checkpoints: checkpoints,
-                              source: settings.serviceName, topic: topic, include: include, logger: logger)
-        return [producer, relay]
+        let publisher = KafkaEventPublisher(producer: producer)
+        // The producer is listed first, so it stops (and flushes) after every relay that sends through it.
+        return [producer] + topics.map { route in
+            makeRelay(store, publisher: publisher, checkpoints: checkpoints, source: settings.serviceName, topic: route.topic,
+                      include: route.include, logger: logger)
+        }
     }
 
     /// The embedded feed of the service's log (`GET /v1/internal/events`), serving the events `include` lets through.
@@ -142,6 +152,20 @@ private func makeRelay<Store: EventStore, Checkpoints: CheckpointStore>(
 private func addFeed<Store: EventStore>(_ store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool,
                                         to routes: ServiceRoutes) {
     EventFeedController(store: store, source: source, include: include).addRoutes(to: routes.internalGroup())
+}
+
+/// One topic a service's relay publishes to, and which events of its log go there.
+public struct PublishedTopic: Sendable {
+    /// The topic name, e.g. `waypoint.tours`.
+    public var topic: String
+    /// Which events of the log are published on it.
+    public var include: @Sendable (EventEnvelope) -> Bool
+
+    /// Creates a route of the log to `topic`.
+    public init(_ topic: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
+        self.topic = topic
+        self.include = include
+    }
 }
 
 /// How a service's executable starts any of its commands: logging from its configuration, then its storage opened for

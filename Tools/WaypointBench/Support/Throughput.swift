@@ -33,21 +33,10 @@ struct Throughput: Sendable, CustomStringConvertible {
     /// Times `body`, which completes `operations` operations.
     static func measure(_ operations: Int, _ body: () async throws -> Void) async rethrows -> Throughput {
         let clock = ContinuousClock()
-        let cpuStart = processCPUTime()
+        let cpuStart = ProcessResources.cpuTime()
         let start = clock.now
         try await body()
         let duration = clock.now - start
-        return Throughput(operations: operations, duration: duration, cpuTime: processCPUTime() - cpuStart)
-    }
-
-    private static func processCPUTime() -> Duration {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
-        return duration(usage.ru_utime) + duration(usage.ru_stime)
+        return Throughput(operations: operations, duration: duration, cpuTime: ProcessResources.cpuTime() - cpuStart)
     }
 }

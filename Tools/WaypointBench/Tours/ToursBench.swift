@@ -122,20 +122,7 @@ struct ToursBench: AsyncParsableCommand {
         let store = AnyEventStore(storage.store)
         let clock = ContinuousClock()
         let t0 = clock.now
-        // One stream per tour, so one event per append; 16 concurrent writers let the store's group commit put many
-        // appends into each transaction.
-        let writers = 16
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    for index in stride(from: writer, to: corpus.events.count, by: writers) {
-                        let event = corpus.events[index]
-                        _ = try await store.append(try event.newEvent(), to: TourAggregate.streamID(event.tourId), expectedVersion: .noStream)
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await corpus.seed(into: store)
         let appended = clock.now
         if let sqlite = storage.sqlite {
             let runner = ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: sqlite, projection: SQLiteDiscoveryProjection()))
@@ -156,7 +143,7 @@ struct ToursBench: AsyncParsableCommand {
             analyzed = clock.now
         }
         logger.info("""
-            \(backend): seeded \(corpus.events.count) TourPublished events in \(secondsText(appended - t0)) s (\(writers) writers), \
+            \(backend): seeded \(corpus.events.count) TourPublished events in \(secondsText(appended - t0)) s (\(TourCorpus.seedingWriters) writers), \
             projected in \(secondsText(projected - appended)) s\(storage.postgres != nil ? ", \(vacuum ? "VACUUM (ANALYZE)" : "ANALYZE") \(secondsText(analyzed - projected)) s" : "")
             """)
 

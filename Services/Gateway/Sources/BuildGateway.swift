@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceKit
+import ServiceLifecycle
+
+/// Builds the gateway.
+///
+/// - Parameters:
+///   - configuration: Everything read from the environment.
+///   - metrics: ``ServiceMetrics/shared`` in production, a fresh instance in tests.
+///   - keySource: Access-token keys; `nil` fetches the configured JWKS URL (auth's) with ServiceKit's ``JWKSProvider``.
+///   - readiness: The registry of the gateway's own checks.
+///   - routeTable: Which service owns which path; Waypoint's by default.
+///   - logger: The application logger; defaults to one labelled `gateway`.
+///   - background: Long-running work the gateway hosts (e.g. the push stream's consumer of `waypoint.notifications`):
+///     started with the gateway, stopped after HTTP has drained, before the upstream clients close.
+///   - onServerRunning: Called once the server listens (tests read the port here).
+///   - extensions: Mounts routes the gateway serves itself, e.g. the push stream (see ``GatewayRoutes``).
+public func buildGateway(
+    configuration: GatewayConfiguration,
+    metrics: ServiceMetrics = .shared,
+    keySource: (any AccessTokenKeySource)? = nil,
+    readiness: Readiness = Readiness(),
+    routeTable: RouteTable = .waypoint,
+    logger: Logger? = nil,
+    background: [any Service] = [],
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in },
+    extensions: (GatewayRoutes) throws -> Void = { _ in }
+) throws -> GatewayApplication {
+    let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+    let verifier = AccessTokenVerifier(
+        keys: keySource ?? JWKSProvider(url: configuration.service.jwksURL, logger: logger),
+        issuer: configuration.service.jwtIssuer,
+        audience: configuration.service.jwtAudience
+    )
+    let upstreams = UpstreamPool(configuration: configuration)
+    let rateLimits = EdgeRateLimits(configuration: configuration)
+    let cache = EdgeCache(configuration: configuration)
+    let router = Router(context: ServiceRequestContext.self)
+    router.add(middleware: RequestTracingMiddleware())
+    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory))
+    router.add(middleware: CORSMiddleware(origins: configuration.corsOrigins))
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: GatewayMiddleware(
+        table: routeTable,
+        authentication: AuthenticationMiddleware(verifier: verifier, requirement: .optional),
+        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, metrics: metrics.factory),
+        maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
+    ))
+    let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,
+                                required: Set(configuration.requiredServices))
+    GatewayOperationalRoutes(readiness: readiness, health: health, metrics: metrics, upstreams: upstreams,
+                             openAPI: GatewayService.openAPI).add(to: router)
+    try extensions(GatewayRoutes(router: router, verifier: verifier, rateLimits: rateLimits, readiness: readiness, metrics: metrics))
+    return GatewayApplication(responder: router.buildResponder(), configuration: configuration, logger: logger, readiness: readiness,
+                              metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
+                              routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) }, background: background,
+                              onServerRunning: onServerRunning)
+}

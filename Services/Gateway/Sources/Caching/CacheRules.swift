@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// When the gateway may store or serve a public answer, and under which key.
+public enum CacheRules {
+    /// Request fields that can make an answer differ and are therefore part of the key.
+    static let keyedRequestFields: [HTTPField.Name] = [.accept, .acceptLanguage, .acceptEncoding]
+
+    /// Whether `request` may be answered from (and stored into) the cache: no credentials of any kind, and the client
+    /// did not ask to bypass caches.
+    public static func isEligible(_ request: Request) -> Bool {
+        guard request.headers[.authorization] == nil, request.headers[.cookie] == nil else { return false }
+        let cacheControl = request.headers[values: .cacheControl].joined(separator: ",").lowercased()
+        return !cacheControl.contains("no-cache") && !cacheControl.contains("no-store")
+    }
+
+    /// The key of `request`: method, path, query with its parameters sorted, and the content-negotiation fields.
+    public static func key(for request: Request) -> String {
+        var key = "\(request.method.rawValue) \(request.uri.path)?\(normalizedQuery(request.uri.query))"
+        for name in keyedRequestFields {
+            key += "|\(name.canonicalName)=\(request.headers[values: name].joined(separator: ","))"
+        }
+        return key
+    }
+
+    /// `b=2&a=1&&a=0` → `a=0&a=1&b=2`: parameter order does not change the answer, so it does not split the cache.
+    static func normalizedQuery(_ query: String?) -> String {
+        guard let query, !query.isEmpty else { return "" }
+        return query.split(separator: "&").filter { !$0.isEmpty }.sorted().joined(separator: "&")
+    }
+
+    /// How long an upstream answer may be kept (at most `ttl`), or `nil` when it must not be stored: anything but 200,
+    /// `Cache-Control: private/no-store/no-cache` (or `max-age=0`), `Set-Cookie`, or `Vary` on anything beyond content
+    /// negotiation (`Authorization`, `Cookie`, `*`, …).
+    public static func storableDuration(status: HTTPResponse.Status, headers: HTTPFields, ttl: Duration) -> Duration? {
+        guard status == .ok, ttl > .zero, headers[.setCookie] == nil else { return nil }
+        var lifetime = ttl
+        for directive in headers[values: .cacheControl].flatMap({ $0.split(separator: ",") }) {
+            let parts = directive.trimmingCharacters(in: .whitespaces).lowercased().split(separator: "=", maxSplits: 1)
+            guard let name = parts.first else { continue }
+            switch name {
+            case "private", "no-store", "no-cache": return nil
+            case "max-age", "s-maxage":
+                guard parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else { return nil }
+                lifetime = min(lifetime, .seconds(seconds))
+            default: continue
+            }
+        }
+        let allowedVary: Set<String> = Set(keyedRequestFields.map { $0.canonicalName })
+        for field in headers[values: .vary].flatMap({ $0.split(separator: ",") }) {
+            let name = field.trimmingCharacters(in: .whitespaces).lowercased()
+            guard name.isEmpty || allowedVary.contains(name) else { return nil }
+        }
+        return lifetime > .zero ? lifetime : nil
+    }
+}

@@ -1,0 +1,69 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import Metrics
+import ServiceKit
+
+/// One JSON access-log line per request (with the request id and trace id of ServiceKit's tracing middleware),
+/// `gateway_request_duration_seconds{method,route,upstream,status}`, a histogram in seconds, and
+/// `gateway_cache_requests_total{result}` (`hit`/`miss`) for cacheable routes.
+///
+/// `route` is a route-table template (`/v1/tours/*`), the gateway's own route pattern (`/health/ready`), `hidden` or
+/// `unmatched` — never a raw path — so clients cannot create series. Durations are measured to the answer's head:
+/// a streamed body may go on afterwards.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
+    static let metricName = "gateway_request_duration_seconds"
+
+    let table: RouteTable
+    let factory: any MetricsFactory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let (route, upstream) = labels(request, context: context)
+        do {
+            let response = try await next(request, context)
+            record(request, context, status: Int(response.status.code), route: route, upstream: upstream, since: start,
+                   cache: response.headers[EdgeCache.xCache])
+            return response
+        } catch {
+            let status = Int((error as? any HTTPResponseError)?.status.code ?? 500)
+            record(request, context, status: status, route: route, upstream: upstream, since: start, cache: nil)
+            throw error
+        }
+    }
+
+    private func labels(_ request: Request, context: Context) -> (route: String, upstream: String) {
+        switch table.resolve(request.uri.path) {
+        case .proxied(let route): (route.template, route.upstream ?? "none")
+        case .hidden: ("hidden", "none")
+        case .local:
+            (context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched", "gateway")
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, route: String, upstream: String,
+                        since start: ContinuousClock.Instant, cache: String?) {
+        let elapsed = ContinuousClock.now - start
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        Timer(label: Self.metricName,
+              dimensions: [("method", request.method.rawValue), ("route", route), ("upstream", upstream), ("status", String(status))],
+              factory: factory).recordNanoseconds(nanoseconds)
+        var metadata: Logger.Metadata = [
+            "http_method": .string(request.method.rawValue),
+            "http_path": .string(request.uri.path),
+            "http_status": .stringConvertible(status),
+            "duration_ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
+            "route": .string(route),
+            "upstream": .string(upstream),
+            "client_ip": .string(context.remoteAddress ?? "unknown"),
+            "traceparent": .string(context.traceparent),
+        ]
+        if let cache {
+            metadata["cache"] = .string(cache)
+            Counter(label: "gateway_cache_requests_total", dimensions: [("result", cache)], factory: factory).increment()
+        }
+        context.logger.info("access", metadata: metadata)
+    }
+}

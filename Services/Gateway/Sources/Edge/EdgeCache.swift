@@ -1,0 +1,62 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceKit
+
+/// The public-answer cache in front of the catalogue routes (see ``RoutePolicies/isCacheable(method:path:)`` and
+/// ``CacheRules``): `X-Cache: hit|miss` on every answer of a cacheable route, `Age` on hits.
+public struct EdgeCache: Sendable {
+    /// `X-Cache`.
+    public static let xCache = HTTPField.Name("X-Cache")!
+    /// Fields never stored: they belong to one request.
+    static let perRequestFields: [HTTPField.Name] = [
+        ServiceHeaders.requestID, ServiceHeaders.traceparent, .age, .date, RateLimitHeaders.policy, RateLimitHeaders.rateLimit,
+    ]
+
+    /// The store.
+    public let store: ResponseCache
+    /// Longest time an answer is served.
+    public let ttl: Duration
+
+    /// A cache with the configured bounds; `nil` when the TTL is 0.
+    public init?(configuration: GatewayConfiguration) {
+        guard configuration.cacheTTL > .zero else { return nil }
+        store = ResponseCache(maximumEntries: configuration.cacheMaxEntries, maximumBytes: configuration.cacheMaxBytes,
+                              maximumEntryBytes: configuration.cacheMaxEntryBytes)
+        ttl = configuration.cacheTTL
+    }
+
+    /// Serves `request` from the cache, or through `fetch` — storing the answer as it streams when it is public.
+    func serve(_ request: Request, fetch: () async throws -> UpstreamAnswer) async throws -> Response {
+        guard CacheRules.isEligible(request) else {
+            var response = try await fetch().response
+            response.headers[Self.xCache] = "miss"
+            return response
+        }
+        let key = CacheRules.key(for: request)
+        let now = ContinuousClock.now
+        if let hit = store.lookup(key, now: now) {
+            var headers = hit.headers
+            headers[Self.xCache] = "hit"
+            headers[.age] = String((now - hit.storedAt).components.seconds)
+            headers[.contentLength] = String(hit.body.readableBytes)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: hit.body))
+        }
+        let answer = try await fetch()
+        var response: Response
+        if let lifetime = CacheRules.storableDuration(status: answer.status, headers: answer.headers, ttl: ttl) {
+            var stored = answer.headers
+            for name in Self.perRequestFields { stored[name] = nil }
+            let store = store, headers = stored
+            let body = CachingBody(base: answer.body, limit: store.maximumEntryBytes) { bytes in
+                let storedAt = ContinuousClock.now
+                store.store(key, CachedResponse(headers: headers, body: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime))
+            }
+            response = Response(status: answer.status, headers: answer.headers, body: ResponseBody(asyncSequence: body))
+        } else {
+            response = answer.response
+        }
+        response.headers[Self.xCache] = "miss"
+        return response
+    }
+}

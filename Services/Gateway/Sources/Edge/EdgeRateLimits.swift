@@ -1,0 +1,63 @@
+import HTTPTypes
+import Hummingbird
+import ServiceKit
+
+/// The two rate limits of the edge: per client IP on `/v1/auth/*` (policy `auth`) and per user — per IP when anonymous —
+/// everywhere else (policy `default`).
+///
+/// The client IP is the TCP peer's address: the gateway is the edge, so a client's own `X-Forwarded-For` is not believed.
+public struct EdgeRateLimits: Sendable {
+    /// The limiter of `/v1/auth/*`; `nil` when disabled.
+    public let authentication: RateLimiter?
+    /// The limiter of every other route; `nil` when disabled.
+    public let general: RateLimiter?
+
+    /// Limiters from the configured quotas (0 disables a limit).
+    public init(configuration: GatewayConfiguration) {
+        let keys = configuration.rateLimitMaxKeys
+        authentication = configuration.authRatePerMinute > 0
+            ? RateLimiter(policy: .init(name: "auth", quota: configuration.authRatePerMinute), maximumKeys: keys) : nil
+        general = configuration.ratePerMinute > 0
+            ? RateLimiter(policy: .init(name: "default", quota: configuration.ratePerMinute), maximumKeys: keys) : nil
+    }
+
+    /// Runs `next` when the caller has quota left, with `RateLimit-Policy` and `RateLimit` on the answer; otherwise
+    /// 429 `rate-limited` with `Retry-After` and the same fields.
+    func apply(
+        _ request: Request, context: ServiceRequestContext,
+        next: (Request, ServiceRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let isAuthentication = RoutePolicies.isAuthentication(path: request.uri.path)
+        guard let limiter = isAuthentication ? authentication : general else { return try await next(request, context) }
+        let client = context.remoteAddress ?? "unknown"
+        let key = isAuthentication ? "ip:\(client)" : (context.identity.map { "user:\($0.subject)" } ?? "ip:\(client)")
+        let decision = limiter.consume(key)
+        guard decision.allowed else {
+            var problem = Problem.tooManyRequests(retryAfter: .seconds(decision.retryAfterSeconds),
+                                                  detail: "Too many requests; retry in \(decision.retryAfterSeconds) s.")
+            RateLimitHeaders.apply(decision, policy: limiter.policy, to: &problem.headers)
+            context.logger.notice("rate limited", metadata: ["policy": .string(limiter.policy.name), "key": .string(key)])
+            throw problem
+        }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        RateLimitHeaders.apply(decision, policy: limiter.policy, to: &response.headers)
+        return response
+    }
+}
+
+/// ``EdgeRateLimits`` as a middleware, for routes the gateway serves itself (e.g. the push stream).
+public struct RateLimitMiddleware: RouterMiddleware {
+    /// The request context of Waypoint services.
+    public typealias Context = ServiceRequestContext
+    let limits: EdgeRateLimits
+
+    /// Applies the limits.
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await limits.apply(request, context: context, next: next)
+    }
+}

@@ -1,0 +1,46 @@
+import HTTPTypes
+import Hummingbird
+import ServiceKit
+
+/// The edge pipeline of a proxied request: route → body limit → token check → rate limit → cache → upstream.
+///
+/// Paths the route table does not own fall through to the router (the gateway's own routes, else 404); hidden paths
+/// (`/v1/internal/*`) are 404 whatever the request carries.
+struct GatewayMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
+    let table: RouteTable
+    let authentication: AuthenticationMiddleware
+    let rateLimits: EdgeRateLimits
+    let cache: EdgeCache?
+    let forwarder: ProxyForwarder
+    let maxBodyBytes: Int
+    let mediaMaxBodyBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let route: GatewayRoute
+        switch table.resolve(request.uri.path) {
+        case .local: return try await next(request, context)
+        case .hidden: throw Problem.notFound("No route for \(request.method) \(request.uri.path).")
+        case .proxied(let proxied): route = proxied
+        }
+        let upstream = route.upstream ?? ""
+        let limit = RoutePolicies.isMediaUpload(method: request.method, path: request.uri.path) ? mediaMaxBodyBytes : maxBodyBytes
+        return try await BodyLimitMiddleware(limit: limit).handle(request, context: context) { request, context in
+            try await authentication.handle(request, context: context) { request, context in
+                try await rateLimits.apply(request, context: context) { request, context in
+                    try await serve(request, context: context, upstream: upstream)
+                }
+            }
+        }
+    }
+
+    private func serve(_ request: Request, context: Context, upstream: String) async throws -> Response {
+        guard let cache, RoutePolicies.isCacheable(method: request.method, path: request.uri.path) else {
+            return try await forwarder.forward(request, context: context, upstream: upstream).response
+        }
+        return try await cache.serve(request) {
+            try await forwarder.forward(request, context: context, upstream: upstream)
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import AsyncHTTPClient
+import HTTPTypes
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import ServiceKit
+import Synchronization
+
+/// Forwards one request to its upstream and streams the answer back: neither body is ever collected whole.
+///
+/// Bodiless idempotent requests (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`) are retried once on a refused connection or
+/// a 503, if the upstream's ``RetryBudget`` allows; a request with a body is not, because its stream cannot be replayed.
+/// Every attempt asks the upstream's ``CircuitBreaker`` first and reports its outcome to it.
+struct ProxyForwarder: Sendable {
+    let upstreams: UpstreamPool
+    /// Where `gateway_upstream_failures_total{upstream,kind}` and `gateway_upstream_retries_total{upstream}` go.
+    let metrics: any MetricsFactory
+    /// Pause before the retry, so a restarting service gets a moment.
+    var retryDelay: Duration = .milliseconds(50)
+
+    static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options]
+
+    /// The upstream's answer to `request` (head received, body still streaming), or a thrown ``Problem`` (502, 503, 504).
+    func forward(_ request: Request, context: ServiceRequestContext, upstream name: String) async throws -> UpstreamAnswer {
+        guard let upstream = upstreams[name] else {
+            throw Problem.serviceUnavailable("The \(name) service is not available.", retryAfter: .seconds(5))
+        }
+        upstream.retryBudget.deposit()
+        let bodyFailure = BodyFailure()
+        let outgoing = makeRequest(request, context: context, upstream: upstream, bodyFailure: bodyFailure)
+        let replayable = Self.idempotentMethods.contains(request.method) && !Self.hasBody(request)
+        var attempt = 1
+        while true {
+            let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure)
+            if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
+                count("gateway_upstream_retries_total", upstream: name)
+                attempt += 1
+                try await Task.sleep(for: retryDelay)
+                continue
+            }
+            switch outcome {
+            case .answered(let answer): return answer
+            case .failed(let problem, _): throw problem
+            }
+        }
+    }
+
+    /// What one call to an upstream gave.
+    enum Outcome {
+        /// An answer (any status); a 503 may be retried.
+        case answered(UpstreamAnswer)
+        /// No answer; a refused connection may be retried (the request never left).
+        case failed(Problem, retryable: Bool)
+
+        var isRetryable: Bool {
+            switch self {
+            case .answered(let answer): answer.status == .serviceUnavailable
+            case .failed(_, let retryable): retryable
+            }
+        }
+    }
+
+    /// One call, under the upstream's circuit breaker.
+    private func call(_ outgoing: HTTPClientRequest, upstream: Upstream, context: ServiceRequestContext,
+                      bodyFailure: BodyFailure) async throws -> Outcome {
+        let permission = upstream.breaker.acquire()
+        if case .refused(let retryAfter) = permission {
+            return .failed(.serviceUnavailable("The \(upstream.name) service is failing; the gateway stopped calling it for a while (circuit open).",
+                                               retryAfter: retryAfter), retryable: false)
+        }
+        do {
+            let response = try await upstream.client.execute(outgoing, deadline: .now() + .hours(1), logger: context.logger)
+            let failed = [502, 503, 504].contains(response.status.code)
+            upstream.breaker.record(success: !failed, permission: permission)
+            if failed { count("gateway_upstream_failures_total", upstream: upstream.name, kind: "status-\(response.status.code)") }
+            return .answered(UpstreamAnswer(
+                status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+                headers: ForwardedHeaders.clientResponse(response.headers),
+                body: response.body
+            ))
+        } catch {
+            if let problem = bodyFailure.problem {
+                // The client's body broke the limit mid-stream: the upstream call was aborted, the client gets 413.
+                upstream.breaker.record(success: true, permission: permission)
+                return .failed(problem, retryable: false)
+            }
+            let failure = UpstreamFailure(error)
+            upstream.breaker.record(success: false, permission: permission)
+            count("gateway_upstream_failures_total", upstream: upstream.name, kind: failure.label)
+            context.logger.notice("upstream call failed", metadata: [
+                "upstream": .string(upstream.name), "failure": .string(failure.label), "error": .string(String(describing: error)),
+            ])
+            return .failed(failure.problem(upstream: upstream.name), retryable: failure == .refused)
+        }
+    }
+
+    private func count(_ name: String, upstream: String, kind: String? = nil) {
+        var dimensions = [("upstream", upstream)]
+        if let kind { dimensions.append(("kind", kind)) }
+        Counter(label: name, dimensions: dimensions, factory: metrics).increment()
+    }
+
+    /// The request to send: same method, path and query on the upstream's base URL, filtered headers, streamed body.
+    func makeRequest(_ request: Request, context: ServiceRequestContext, upstream: Upstream, bodyFailure: BodyFailure) -> HTTPClientRequest {
+        let target = request.uri.string.hasPrefix("/") ? request.uri.string
+            : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+        var outgoing = HTTPClientRequest(url: upstream.baseURL + target)
+        outgoing.method = .init(rawValue: request.method.rawValue)
+        outgoing.headers = ForwardedHeaders.upstreamRequest(request, context: context)
+        if Self.hasBody(request) {
+            let length = request.headers[.contentLength].flatMap(Int64.init)
+            outgoing.body = .stream(ObservedBody(base: request.body, failure: bodyFailure), length: length.map { .known($0) } ?? .unknown)
+        }
+        return outgoing
+    }
+
+    /// Whether the request carries a body (HTTP/1.1: a non-zero `Content-Length` or any `Transfer-Encoding`).
+    static func hasBody(_ request: Request) -> Bool {
+        if let length = request.headers[.contentLength] { return length != "0" }
+        return request.headers[.transferEncoding] != nil
+    }
+}
+
+/// An upstream's answer whose body is still arriving.
+struct UpstreamAnswer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: HTTPClientResponse.Body
+
+    /// The answer passed through to the client, streaming.
+    var response: Response {
+        Response(status: status, headers: headers, body: ResponseBody(asyncSequence: body))
+    }
+}
+
+/// The ``Problem`` a client's body stream failed with (413 from the body limit), kept for the answer: the HTTP client
+/// reports only that the upload was aborted.
+final class BodyFailure: Sendable {
+    private let stored = Mutex<Problem?>(nil)
+    var problem: Problem? { stored.withLock { $0 } }
+    func record(_ problem: Problem) { stored.withLock { $0 = problem } }
+}
+
+/// The client's body on its way upstream, noting a ``Problem`` it fails with.
+struct ObservedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: RequestBody
+    let failure: BodyFailure
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let failure: BodyFailure
+
+        mutating func next() async throws -> ByteBuffer? {
+            do {
+                return try await base.next()
+            } catch let problem as Problem {
+                failure.record(problem)
+                throw problem
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), failure: failure) }
+}

@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// One service the gateway forwards to: its base URL, its own HTTP client (so its timeout and connection pool are its
+/// own), its circuit breaker and its retry budget.
+public final class Upstream: Sendable {
+    /// The service's name, e.g. `tour-management`.
+    public let name: String
+    /// Base URL without a trailing slash, e.g. `http://127.0.0.1:8082`.
+    public let baseURL: String
+    /// How long the upstream may stay silent (before its answer's head, between body bytes) before 504.
+    public let timeout: Duration
+    /// The circuit breaker guarding calls.
+    public let breaker: CircuitBreaker
+    /// The retries this upstream may still receive.
+    public let retryBudget: RetryBudget
+    /// The client; one per upstream.
+    let client: HTTPClient
+
+    /// Creates the upstream and its client.
+    init(name: String, baseURL: URL, timeout: Duration, breaker: CircuitBreaker, retryBudget: RetryBudget) {
+        self.name = name
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.timeout = timeout
+        self.breaker = breaker
+        self.retryBudget = retryBudget
+        var configuration = HTTPClient.Configuration()
+        let amount = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000))
+        configuration.timeout = .init(connect: amount, read: amount)
+        // A refused connection must fail now (503), not be retried with back-off until the connect timeout: the
+        // gateway has its own retry policy and circuit breaker.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the client's connections.
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+}
+
+/// The upstreams by service name, built from the configuration; a service without a URL is absent (503).
+public struct UpstreamPool: Sendable {
+    /// Upstreams by service name.
+    public let upstreams: [String: Upstream]
+
+    /// One upstream per configured service.
+    public init(configuration: GatewayConfiguration) {
+        var upstreams: [String: Upstream] = [:]
+        for name in GatewayConfiguration.upstreamServices {
+            guard let url = configuration.endpoints.baseURL(of: name) else { continue }
+            upstreams[name] = Upstream(
+                name: name, baseURL: url, timeout: configuration.timeout(of: name),
+                breaker: CircuitBreaker(failureThreshold: configuration.circuitFailureThreshold, openDuration: configuration.circuitOpenDuration),
+                retryBudget: RetryBudget(percent: configuration.retryBudgetPercent, minimumPerSecond: configuration.retryMinPerSecond)
+            )
+        }
+        self.upstreams = upstreams
+    }
+
+    /// The upstream called `name`, if configured.
+    public subscript(name: String) -> Upstream? { upstreams[name] }
+
+    /// Closes every client.
+    func shutdown() async {
+        for upstream in upstreams.values { await upstream.shutdown() }
+    }
+}

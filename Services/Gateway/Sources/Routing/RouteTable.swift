@@ -1,0 +1,78 @@
+import Foundation
+
+/// The gateway's routes as data: which service owns which path prefix. The most specific (longest) prefix wins.
+///
+/// Paths are compared after normalisation — repeated slashes ignored, percent-encoding decoded, letters lower-cased —
+/// so `//V1/%69nternal/events` is still `/v1/internal`. A path with `.` or `..` segments matches nothing.
+public struct RouteTable: Sendable {
+    /// Every route, as given.
+    public let routes: [GatewayRoute]
+    private let bySpecificity: [GatewayRoute]
+
+    /// A table of `routes`.
+    public init(_ routes: [GatewayRoute]) {
+        self.routes = routes
+        self.bySpecificity = routes.sorted { $0.segments.count > $1.segments.count }
+    }
+
+    /// What a request path resolves to.
+    public enum Resolution: Sendable, Equatable {
+        /// Proxied to the route's upstream.
+        case proxied(GatewayRoute)
+        /// Known but never exposed (`/v1/internal/*`): answered 404.
+        case hidden(GatewayRoute)
+        /// Not a proxied path: the gateway's own routes (health, metrics, push) or 404.
+        case local
+    }
+
+    /// The route owning `path` (the path only, no query).
+    public func resolve(_ path: String) -> Resolution {
+        guard let segments = Self.normalizedSegments(path) else { return .hidden(GatewayRoute(path, to: nil)) }
+        for route in bySpecificity {
+            let prefix = route.segments
+            guard segments.count >= prefix.count, route.coversSubpaths || segments.count == prefix.count,
+                  zip(segments, prefix).allSatisfy({ $0 == $1 })
+            else { continue }
+            return route.upstream == nil ? .hidden(route) : .proxied(route)
+        }
+        return .local
+    }
+
+    /// The lower-case, percent-decoded segments of `path`; `nil` when a segment is `.` or `..` or does not decode.
+    static func normalizedSegments(_ path: String) -> [String]? {
+        var segments: [String] = []
+        for raw in path.split(separator: "/") {
+            guard let decoded = String(raw).removingPercentEncoding?.lowercased(), decoded != ".", decoded != "..",
+                  !decoded.contains("/")
+            else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    /// Waypoint's routes (issue 8): every public prefix of every service, and `/v1/internal` hidden.
+    public static let waypoint = RouteTable([
+        GatewayRoute("/v1/auth", to: "auth"),
+        GatewayRoute("/v1/users", to: "auth"),
+        GatewayRoute("/.well-known/jwks.json", to: "auth", coversSubpaths: false),
+        GatewayRoute("/v1/tours", to: "tour-management"),
+        GatewayRoute("/v1/destinations", to: "tour-management"),
+        GatewayRoute("/v1/guides", to: "tour-management"),
+        GatewayRoute("/v1/me", to: "tour-management"),
+        GatewayRoute("/v1/payments", to: "tour-management"),
+        GatewayRoute("/v1/bundles", to: "tour-management"),
+        GatewayRoute("/v1/admin/exchange-rates", to: "tour-management"),
+        GatewayRoute("/v1/media", to: "tour-management"),
+        GatewayRoute("/v1/exchange-rates", to: "tour-management"),
+        GatewayRoute("/v1/reviews", to: "tour-management"),
+        GatewayRoute("/v1/moderation", to: "tour-management"),
+        GatewayRoute("/v1/paths", to: "path-review"),
+        GatewayRoute("/v1/streets", to: "path-review"),
+        GatewayRoute("/v1/navigation", to: "navigation"),
+        GatewayRoute("/v1/routes", to: "navigation"),
+        GatewayRoute("/v1/plans", to: "navigation"),
+        GatewayRoute("/v1/trips", to: "record-trip"),
+        GatewayRoute("/v1/analytics", to: "analytics"),
+        GatewayRoute("/v1/internal", to: nil),
+    ])
+}

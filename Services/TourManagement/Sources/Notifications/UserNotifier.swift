@@ -1,0 +1,135 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import ServiceKit
+import ServiceLifecycle
+import Synchronization
+
+/// The reactor that turns events of tour-management's own log into `UserNotified` events in the same log (stream
+/// `notifications-<userId>`), which leave on `waypoint.notifications` (Kafka) or through the embedded feed.
+///
+/// It follows the log from its checkpoint `reactor:user_notifications` like a projection follows it, appends the
+/// notifications of a batch (``UserNotificationRules``), then stores the checkpoint. A crash between the append and the
+/// checkpoint repeats the batch: the notification's event id is derived from the source event's id and its payload
+/// from the source event alone, so the repeat is an idempotent retry and nothing is notified twice. A trigger whose
+/// payload cannot be read stops the notifier loudly (error log, status failed, readiness 503); storage errors are
+/// retried every second.
+public final class UserNotifier: Service, Sendable {
+    /// The checkpoint under which the reacted-to position is stored.
+    public static let checkpointName = "reactor:user_notifications"
+
+    let store: AnyEventStore
+    let checkpoints: any CheckpointStore
+    let batchSize: Int
+    let retryDelay: Duration
+    let logger: Logger
+    private let state = Mutex(ProjectionStatus.starting)
+
+    /// Creates the notifier over a service's log and checkpoints.
+    public init(store: AnyEventStore, checkpoints: any CheckpointStore, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
+                logger: Logger = Logger(label: "waypoint.user-notifier")) {
+        self.store = store
+        self.checkpoints = checkpoints
+        self.batchSize = batchSize
+        self.retryDelay = retryDelay
+        self.logger = logger
+    }
+
+    /// Where the notifier stands (as a projection would: starting, catching up, live, failed).
+    public var status: ProjectionStatus { state.withLock { $0 } }
+
+    /// Runs until graceful shutdown: catch-up, then live.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await self.follow()
+                    return
+                } catch is CancellationError {
+                    return
+                } catch let failure as NotifierFailure {
+                    self.logger.error("user notifier stopped", metadata: ["error": "\(failure)"])
+                    return
+                } catch {
+                    self.logger.warning("user notifier failed; retrying", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: self.retryDelay)
+                }
+            }
+        }
+    }
+
+    /// Reacts to everything currently in the log, then returns the position reached (tests, operator commands).
+    @discardableResult
+    public func catchUp() async throws -> Int64 {
+        var position = try await checkpoints.position(of: Self.checkpointName)
+        while true {
+            let batch = try await store.readAll(after: position, limit: batchSize)
+            guard let last = batch.last else { return position }
+            try await react(to: batch)
+            position = last.position
+            try await checkpoints.save(position, for: Self.checkpointName)
+        }
+    }
+
+    private func follow() async throws {
+        let start = try await checkpoints.position(of: Self.checkpointName)
+        state.withLock { $0 = .catchingUp(position: start) }
+        for try await batch in store.subscribe(after: start, batchSize: batchSize) {
+            try await react(to: batch)
+            let position = batch.last!.position
+            try await checkpoints.save(position, for: Self.checkpointName)
+            let head = (try? await store.headPosition()) ?? position
+            state.withLock { $0 = head > position ? .catchingUp(position: position) : .live(position: position) }
+        }
+    }
+
+    private func react(to batch: [EventEnvelope]) async throws {
+        for event in batch {
+            let notification: UserNotified
+            do {
+                guard let decided = try UserNotificationRules.notification(for: event) else { continue }
+                notification = decided
+            } catch {
+                let reason = "\(error)"
+                state.withLock { $0 = .failed(position: $0.position, eventPosition: event.position, reason: reason) }
+                throw NotifierFailure(eventPosition: event.position, eventType: event.eventType, reason: reason)
+            }
+            try await append(notification, causedBy: event)
+        }
+    }
+
+    private func append(_ notification: UserNotified, causedBy source: EventEnvelope) async throws {
+        let metadata = EventMetadata(correlationID: source.metadata.correlationID ?? source.eventID, causationID: source.eventID,
+                                     actorID: "system:user-notifier", traceparent: source.metadata.traceparent)
+        let event = try notification.newEvent(id: notification.notificationId, metadata: metadata)
+        do {
+            try await store.append(event, to: UserNotificationRules.streamID(user: notification.userId), expectedVersion: .any)
+        } catch EventStoreError.duplicateEventID {
+            // Appended before with other content (an older wording of the rules): that one stands.
+            logger.notice("notification already appended with other content; keeping the stored one",
+                          metadata: ["notification": "\(notification.notificationId)", "source": "\(source.eventID)"])
+        }
+    }
+}
+
+/// A trigger event the notifier cannot read: it stops rather than skip a notification silently.
+struct NotifierFailure: Error, CustomStringConvertible {
+    var eventPosition: Int64
+    var eventType: String
+    var reason: String
+
+    var description: String { "cannot react to event \(eventPosition) (\(eventType)): \(reason)" }
+}
+
+extension Readiness {
+    /// Makes `/health/ready` answer 503 while the notifier is stopped on an event it cannot read.
+    public func register(_ notifier: UserNotifier) {
+        register("reactor.user_notifications") {
+            if case .failed(let position, let eventPosition, let reason) = notifier.status {
+                return .notReady("stopped at position \(position) on event \(eventPosition): \(reason)")
+            }
+            return .ready
+        }
+    }
+}

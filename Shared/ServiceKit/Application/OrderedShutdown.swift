@@ -1,0 +1,33 @@
+import Logging
+import ServiceLifecycle
+
+/// ServiceKit's start-up and graceful-shutdown order for an HTTP server that is not a ``ServiceApplication``
+/// (the gateway builds its own server, with a client idle timeout and no internal-route guard).
+///
+/// Same order as ``ServiceApplication/run()``: the group is `clients + background + [http, readiness gate]`, stopped in
+/// reverse — readiness turns 503 for ``ServiceConfiguration/drainDelay``, HTTP drains, background work stops, clients
+/// close last; the whole shutdown is bounded by ``ServiceConfiguration/drainTimeout``. SIGTERM and SIGINT trigger it.
+public enum OrderedShutdown {
+    /// Runs `http` with its `clients` and `background` services until graceful shutdown.
+    public static func run(
+        http: any Service,
+        clients: [any Service] = [],
+        background: [any Service] = [],
+        readiness: Readiness,
+        configuration: ServiceConfiguration,
+        logger: Logger
+    ) async throws {
+        let orderly = ServiceGroupConfiguration.ServiceConfiguration.TerminationBehavior.gracefullyShutdownGroup
+        var services = (clients + background).map {
+            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: orderly, failureTerminationBehavior: orderly)
+        }
+        services.append(.init(service: http, successTerminationBehavior: orderly, failureTerminationBehavior: orderly))
+        let gate = ReadinessDrainGate(readiness: readiness, delay: configuration.drainDelay, logger: logger)
+        services.append(.init(service: gate, successTerminationBehavior: .ignore, failureTerminationBehavior: orderly))
+        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
+        groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}

@@ -1,0 +1,120 @@
+import Analytics
+import Auth
+import Foundation
+import Messaging
+import ServiceKit
+import Testing
+import TourManagement
+@testable import WaypointCLI
+
+@Suite("waypoint up: the port and environment plan")
+struct LaunchPlanTests {
+    static let dataDirectory = URL(fileURLWithPath: "/tmp/waypoint-plan-test", isDirectory: true)
+    static let token = "internal-token-0123456789abcdef"
+    static let key = Data(repeating: 7, count: 32).base64EncodedString()
+
+    static func plan(available: Set<String> = ["auth", "tour-management", "analytics", "gateway"], kafka: String? = nil,
+                     only: Set<String>? = nil) -> LaunchPlan {
+        LaunchPlan(.init(basePort: 18080, dataDirectory: dataDirectory, kafkaBrokers: kafka, internalToken: token, personalDataKey: key,
+                         referenceDataDirectory: "/srv/shared/data", available: available, only: only))
+    }
+
+    @Test("--base-port 18080 puts the gateway on 18080 and the six services on the next ports, in DESIGN's order")
+    func ports() {
+        let plan = Self.plan()
+        #expect(plan.entries.map(\.name).sorted() == ServiceCatalog.all.map(\.name).sorted())
+        let ports = Dictionary(uniqueKeysWithValues: plan.entries.map { ($0.name, $0.port) })
+        #expect(ports == ["gateway": 18080, "auth": 18081, "tour-management": 18082, "path-review": 18083, "navigation": 18084,
+                          "record-trip": 18085, "analytics": 18086])
+        #expect(plan.gatewayURL == "http://127.0.0.1:18080")
+        #expect(plan.entry("analytics")?.baseURL == "http://127.0.0.1:18086")
+    }
+
+    @Test("services without an executable are planned but not started; --only narrows the started set")
+    func startedSet() {
+        let plan = Self.plan()
+        #expect(plan.started.map(\.name) == ["auth", "tour-management", "analytics", "gateway"])
+        #expect(plan.entry("path-review")?.isBuilt == false && plan.entry("path-review")?.isStarted == false)
+        let narrowed = Self.plan(only: ["auth", "analytics"])
+        #expect(narrowed.started.map(\.name) == ["auth", "analytics"])
+        #expect(narrowed.entry("tour-management")?.isBuilt == true)
+    }
+
+    @Test("each service reads back, with its own configuration reader, the port, data directory, URLs and secrets planned for it")
+    func servicesReadThePlan() throws {
+        let plan = Self.plan()
+        let auth = try AuthConfiguration.fromEnvironment(plan.environment(for: plan.entry("auth")!, inheriting: [:]))
+        #expect(auth.service.port == 18081 && auth.service.host == "127.0.0.1")
+        #expect(auth.service.internalToken == Self.token)
+        #expect(auth.runtime.backend == .sqlite(path: "/tmp/waypoint-plan-test/auth.sqlite"))
+        #expect(auth.runtime.personalDataKey != nil && auth.runtime.kafkaBrokers == nil)
+        #expect(auth.settings.publicBaseURL == "http://127.0.0.1:18080")
+
+        let tours = try TourManagementConfiguration.fromEnvironment(plan.environment(for: plan.entry("tour-management")!, inheriting: [:]))
+        #expect(tours.service.port == 18082)
+        #expect(tours.authURL.absoluteString == "http://127.0.0.1:18081")
+        #expect(tours.service.jwksURL == "http://127.0.0.1:18081/.well-known/jwks.json")
+        #expect(tours.service.internalToken == Self.token)
+        #expect(tours.runtime.backend == .sqlite(path: "/tmp/waypoint-plan-test/tour-management.sqlite"))
+
+        let analytics = try AnalyticsConfiguration.fromEnvironment(plan.environment(for: plan.entry("analytics")!, inheriting: [:]))
+        #expect(analytics.service.port == 18086)
+        #expect(analytics.producerURL(.auth)?.absoluteString == "http://127.0.0.1:18081")
+        #expect(analytics.producerURL(.tours)?.absoluteString == "http://127.0.0.1:18082")
+        #expect(analytics.producerURL(.paths) == nil, "no feed URL for a producer that is not running: analytics skips the topic")
+    }
+
+    @Test("the gateway gets every upstream's URL, started or not, and requires only the started ones to be ready")
+    func gatewayEnvironment() {
+        let plan = Self.plan()
+        let environment = plan.plannedEnvironment(for: plan.entry("gateway")!)
+        #expect(environment["WAYPOINT_GATEWAY_PORT"] == "18080")
+        #expect(environment["WAYPOINT_GATEWAY_PATH_REVIEW_URL"] == "http://127.0.0.1:18083")
+        #expect(environment["WAYPOINT_GATEWAY_ANALYTICS_URL"] == "http://127.0.0.1:18086")
+        #expect(environment["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] == "auth,tour-management,analytics")
+        #expect(environment["WAYPOINT_PATH_REVIEW_URL"] == nil)
+        #expect(environment["WAYPOINT_JWKS_URL"] == "http://127.0.0.1:18081/.well-known/jwks.json")
+    }
+
+    @Test("--kafka switches every service to Kafka; the reference data directory goes to every service")
+    func kafka() throws {
+        let plan = Self.plan(kafka: "127.0.0.1:9092")
+        for entry in plan.started {
+            let environment = plan.plannedEnvironment(for: entry)
+            #expect(environment["WAYPOINT_KAFKA_BROKERS"] == "127.0.0.1:9092", "\(entry.name)")
+            #expect(environment["WAYPOINT_REFERENCE_DATA_DIR"] == "/srv/shared/data")
+        }
+        let analytics = try AnalyticsConfiguration.fromEnvironment(plan.environment(for: plan.entry("analytics")!, inheriting: [:]))
+        #expect(analytics.runtime.kafkaBrokers == "127.0.0.1:9092")
+    }
+
+    @Test("keys the launcher owns are dropped from the inherited environment in both spellings; the others pass through")
+    func inheritedEnvironment() throws {
+        let plan = Self.plan()
+        let inherited = [
+            "PATH": "/usr/bin", "WAYPOINT_POSTGRES_URL": "postgres://elsewhere/db", "WAYPOINT_TOUR_MANAGEMENT_AUTH_URL": "http://evil:1",
+            "WAYPOINT_PORT": "9999", "WAYPOINT_ANALYTICS_KAFKA_BROKERS": "other:9092", "WAYPOINT_AUTH_BCRYPT_COST": "10",
+            "WAYPOINT_STRIPE_API_URL": "http://stripe.test", "WAYPOINT_LOG_LEVEL": "debug",
+        ]
+        let environment = plan.environment(for: plan.entry("tour-management")!, inheriting: inherited)
+        #expect(environment["PATH"] == "/usr/bin")
+        #expect(environment["WAYPOINT_AUTH_BCRYPT_COST"] == "10" && environment["WAYPOINT_STRIPE_API_URL"] == "http://stripe.test")
+        #expect(environment["WAYPOINT_LOG_LEVEL"] == "debug")
+        #expect(environment["WAYPOINT_POSTGRES_URL"] == nil && environment["WAYPOINT_TOUR_MANAGEMENT_AUTH_URL"] == nil)
+        #expect(environment["WAYPOINT_PORT"] == nil && environment["WAYPOINT_ANALYTICS_KAFKA_BROKERS"] == nil)
+        let tours = try TourManagementConfiguration.fromEnvironment(environment)
+        #expect(tours.authURL.absoluteString == "http://127.0.0.1:18081")
+        #expect(tours.service.port == 18082)
+        #expect(LaunchPlan.isManaged("WAYPOINT_GATEWAY_NAVIGATION_URL") && !LaunchPlan.isManaged("WAYPOINT_PAYMENTS_SUCCESS_URL"))
+    }
+
+    @Test("the SIGKILL grace period is longer than the services' drain timeout")
+    func grace() {
+        #expect(Self.plan().stopGracePeriod > .seconds(LaunchPlan.defaultDrainTimeoutSeconds))
+        var options = Self.plan().options
+        options.drainTimeoutSeconds = 5
+        let plan = LaunchPlan(options)
+        #expect(plan.stopGracePeriod > .seconds(5))
+        #expect(plan.plannedEnvironment(for: plan.entry("auth")!)["WAYPOINT_DRAIN_TIMEOUT_SECONDS"] == "5")
+    }
+}

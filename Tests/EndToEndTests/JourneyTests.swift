@@ -1,0 +1,184 @@
+import AsyncHTTPClient
+import Foundation
+import Kafka
+import NIOHTTP1
+import ServiceTesting
+import Testing
+
+/// The platform end to end, through the gateway only, against the real processes `waypoint up` starts — once on the
+/// embedded transport and once on Kafka (librdkafka's mock cluster, real Kafka TCP on loopback).
+@Suite("end to end: a guide's tour bought, walked and rated, through the gateway, surviving crashes and restarts", .serialized)
+struct JourneyTests {
+    enum Transport: String, CaseIterable, Sendable { case embedded, kafka }
+
+    @Test("register, author with media, publish, find, buy, verify the bundle, walk, rate; analytics sees it in 2 s; kill -9 and restarts lose nothing",
+          .timeLimit(.minutes(10)), arguments: Transport.allCases)
+    func journey(transport: Transport) async throws {
+        let cluster: KafkaMockCluster? = transport == .kafka ? try KafkaMockCluster() : nil
+        defer { cluster?.shutdown() }
+        for topic in ["waypoint.auth", "waypoint.tours", "waypoint.paths", "waypoint.navigation", "waypoint.trips", "waypoint.notifications"] {
+            try cluster?.createTopic(topic)
+        }
+        let directory = TemporaryDirectory("waypoint-e2e-\(transport.rawValue)")
+        defer { directory.remove() }
+        let platform = try Platform(dataDirectory: directory.url, kafka: cluster?.bootstrapServers)
+        var finished = false
+        defer { if !finished { platform.kill9Everything() } }
+        try await platform.start()
+        let api = GatewayClient(base: platform.gatewayURL)
+
+        // Accounts.
+        let suffix = String(UUID().uuidString.prefix(8)).lowercased()
+        let guide = try await api.account("guide\(suffix)", role: "guide")
+        let traveller = try await api.account("traveller\(suffix)", role: "traveller")
+
+        // The guide authors a tour with three stops and media, and publishes it.
+        let krems = try await api.send(.GET, "/v1/destinations?prefix=krems%20an%20der")
+        #expect(krems.status == 200)
+        let destination = try #require((krems.json["destinations"] as? [[String: Any]])?.first { $0["name"] as? String == "Krems an der Donau" })
+        let destinationId = try #require(destination["id"] as? Int)
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        png.append(Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        let upload = try await api.send(.POST, "/v1/media", raw: png, contentType: "image/png", token: guide.token)
+        #expect(upload.status == 201, "\(String(decoding: upload.body, as: UTF8.self))")
+        let sha = try #require(upload.json["sha256"] as? String)
+        let title = "Krems gates and cellars \(suffix)"
+        let created = try await api.send(.POST, "/v1/tours", json: [
+            "title": title, "description": "Through the Steiner Tor to the Piaristenkirche and down to the Danube.",
+            "destinationId": destinationId, "themes": ["history", "architecture"], "languages": ["en"],
+            "price": ["amountMinor": 1_200, "currency": "EUR"], "estimatedMinutes": 75, "difficulty": "easy", "mode": "walk",
+        ] as [String: Any], token: guide.token)
+        #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+        let tourId = try #require(created.json["id"] as? String)
+        let stops: [[String: Any]] = [
+            ["name": "Steiner Tor", "description": "The town gate of 1480.", "location": ["lat": 48.4098, "lng": 15.5976], "media": [sha]],
+            ["name": "Piaristenkirche", "description": "Late Gothic hall church above the town.", "location": ["lat": 48.4106, "lng": 15.6013]],
+            ["name": "Danube promenade", "description": "The river and the Wachau beyond.", "location": ["lat": 48.4047, "lng": 15.6059]],
+        ]
+        var stopIds: [String] = []
+        for stop in stops {
+            let added = try await api.send(.POST, "/v1/tours/\(tourId)/stops", json: stop, token: guide.token)
+            #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+            stopIds.append(try #require((added.json["stops"] as? [[String: Any]])?.last?["stopId"] as? String))
+        }
+        let published = try await api.send(.POST, "/v1/tours/\(tourId)/publish", token: guide.token)
+        #expect(published.status == 200, "\(String(decoding: published.body, as: UTF8.self))")
+
+        // The traveller finds it by destination prefix and theme, and looks at it.
+        let found = try await platform.waitFor("the tour in discovery", timeout: .seconds(20)) { () -> Bool? in
+            let page = try await api.send(.GET, "/v1/tours?destinationId=\(destinationId)&themes=history&limit=50", token: traveller.token)
+            return (page.json["tours"] as? [[String: Any]])?.contains { $0["id"] as? String == tourId } == true ? true : nil
+        }
+        #expect(found)
+        let detail = try await api.send(.GET, "/v1/tours/\(tourId)", token: traveller.token)
+        #expect(detail.status == 200 && detail.json["title"] as? String == title)
+
+        // Buys it through the sandbox provider's signed webhook.
+        let purchase = try await api.send(.POST, "/v1/tours/\(tourId)/purchase", token: traveller.token,
+                                          headers: ["Idempotency-Key": "e2e-\(suffix)"])
+        #expect(purchase.status == 202, "\(String(decoding: purchase.body, as: UTF8.self))")
+        let purchaseId = try #require(purchase.json["purchaseId"] as? String)
+        let confirmed = try await api.send(.POST, "/v1/payments/sandbox/\(purchaseId)/confirm", token: traveller.token)
+        #expect(confirmed.status == 200, "\(String(decoding: confirmed.body, as: UTF8.self))")
+
+        // Downloads the offline bundle once it is built, and verifies its signature with the platform's public key.
+        let bundleURL = try await platform.waitFor("the entitlement with a bundle", timeout: .seconds(30)) { () -> String? in
+            let mine = try await api.send(.GET, "/v1/me/tours", token: traveller.token)
+            let entry = (mine.json["tours"] as? [[String: Any]])?.first { $0["tourId"] as? String == tourId }
+            return (entry?["bundle"] as? [String: Any]) != nil ? "/v1/tours/\(tourId)/bundle" : nil
+        }
+        let bundle = try await api.send(.GET, bundleURL, token: traveller.token)
+        let manifest = try await api.send(.GET, "/v1/tours/\(tourId)/bundle/manifest", token: traveller.token)
+        let publicKey = try await api.send(.GET, "/v1/bundles/public-key")
+        #expect(bundle.status == 200 && manifest.status == 200 && publicKey.status == 200)
+        let files = directory.url.appendingPathComponent("client", isDirectory: true)
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        try bundle.body.write(to: files.appendingPathComponent("tour.bundle"))
+        try manifest.body.write(to: files.appendingPathComponent("manifest.json"))
+        try publicKey.body.write(to: files.appendingPathComponent("key.json"))
+        let verified = try Self.run(platform.binDirectory.appendingPathComponent("waypoint"),
+                                    ["verify-bundle", files.appendingPathComponent("tour.bundle").path, files.appendingPathComponent("manifest.json").path,
+                                     "--public-key", files.appendingPathComponent("key.json").path])
+        #expect(verified.status == 0, "\(verified.output)")
+
+        // Walks it and rates it 5.
+        #expect(try await api.send(.POST, "/v1/tours/\(tourId)/progress/start", token: traveller.token).status == 200)
+        for stop in stopIds {
+            let done = try await api.send(.POST, "/v1/tours/\(tourId)/progress/stops/\(stop)", token: traveller.token)
+            #expect(done.status == 200, "\(String(decoding: done.body, as: UTF8.self))")
+        }
+        let review = try await api.send(.POST, "/v1/tours/\(tourId)/reviews", json: ["rating": 5, "text": "Wonderful walk."], token: traveller.token)
+        #expect(review.status == 201, "\(String(decoding: review.body, as: UTF8.self))")
+        let rated = ContinuousClock.now
+
+        // The guide sees the view, the purchase, the completion and the rating within 2 s.
+        let figures = try await platform.waitFor("analytics", timeout: .seconds(10)) { () -> Figures? in
+            let summary = try await api.send(.GET, "/v1/analytics/guides/me/summary", token: guide.token)
+            let figures = Figures(summary.json)
+            return figures.views >= 1 && figures.purchases == 1 && figures.completions == 1 && figures.ratingCount == 1 ? figures : nil
+        }
+        let lag = ContinuousClock.now - rated
+        #expect(lag < .seconds(2), "analytics caught up after \(lag)")
+        #expect(figures.ratingAverage == 5)
+
+        // kill -9 analytics: the launcher restarts it and the figures are the same.
+        try await platform.crashAndAwaitRestart("analytics")
+        let afterCrash = Figures(try await api.send(.GET, "/v1/analytics/guides/me/summary", token: guide.token).json)
+        #expect(afterCrash == figures)
+
+        // Restart every process: nothing acknowledged is lost.
+        try await platform.stop()
+        try await platform.start()
+        let restarted = try await platform.waitFor("figures after the restart", timeout: .seconds(20)) { () -> Figures? in
+            let reply = try await api.send(.GET, "/v1/analytics/guides/me/summary", token: guide.token)
+            return reply.status == 200 ? Figures(reply.json) : nil
+        }
+        #expect(restarted == figures)
+        let mine = try await api.send(.GET, "/v1/me/tours", token: traveller.token)
+        #expect((mine.json["tours"] as? [[String: Any]])?.contains { $0["tourId"] as? String == tourId } == true, "the entitlement survived")
+        let reviews = try await api.send(.GET, "/v1/tours/\(tourId)/reviews")
+        #expect(String(decoding: reviews.body, as: UTF8.self).contains("Wonderful walk."))
+        let search = try await api.send(.GET, "/v1/tours?q=\("steiner piaristen".addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!)")
+        #expect((search.json["tours"] as? [[String: Any]])?.contains { $0["id"] as? String == tourId } == true, "the tour is still found")
+        let progress = try await api.send(.GET, "/v1/tours/\(tourId)/progress", token: traveller.token)
+        #expect(progress.json["completedStops"] as? Int == 3)
+
+        try await platform.stop()
+        finished = true
+    }
+
+    /// The figures the journey checks, from `GET /v1/analytics/guides/me/summary`.
+    struct Figures: Equatable, Sendable {
+        var views: Int
+        var purchases: Int
+        var completions: Int
+        var starts: Int
+        var ratingCount: Int
+        var ratingAverage: Double?
+        var gross: Int
+
+        init(_ json: [String: Any]) {
+            views = json["views"] as? Int ?? 0
+            purchases = json["purchases"] as? Int ?? 0
+            completions = json["completions"] as? Int ?? 0
+            starts = json["starts"] as? Int ?? 0
+            let rating = json["rating"] as? [String: Any]
+            ratingCount = rating?["count"] as? Int ?? 0
+            ratingAverage = rating?["average"] as? Double
+            gross = ((json["sales"] as? [[String: Any]]) ?? []).compactMap { $0["grossMinor"] as? Int }.reduce(0, +)
+        }
+    }
+
+    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

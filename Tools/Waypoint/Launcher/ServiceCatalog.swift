@@ -1,0 +1,47 @@
+/// One process the launcher runs: which executable, which port (relative to the base port), and when it stops.
+public struct ServiceDefinition: Sendable, Hashable, Codable {
+    /// The service's name, as in `WAYPOINT_<SERVICE>_…` keys and log prefixes (`tour-management`).
+    public var name: String
+    /// The SwiftPM executable product (`swift build --product NAME`), today always the service's name.
+    public var executable: String
+    /// Port = base port + this offset (gateway 0, auth 1, tour-management 2, …, analytics 6).
+    public var portOffset: Int
+    /// Shutdown wave: higher waves stop first (the gateway, then the consumers, then the producers they read).
+    public var stopWave: Int
+
+    public init(name: String, executable: String? = nil, portOffset: Int, stopWave: Int) {
+        self.name = name
+        self.executable = executable ?? name
+        self.portOffset = portOffset
+        self.stopWave = stopWave
+    }
+
+    /// The `WAYPOINT_<SERVICE>` key segment: upper case, every character other than letters and digits as `_`
+    /// (ServiceKit's `EnvironmentReader` rule), e.g. `TOUR_MANAGEMENT`.
+    public var keySegment: String {
+        String(name.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+}
+
+/// The platform as DESIGN.md lists it: six services and the gateway, on consecutive ports from 8080.
+public enum ServiceCatalog {
+    /// The default base port: the gateway's (`WAYPOINT_GATEWAY_PORT`), the others follow it.
+    public static let defaultBasePort = 8080
+
+    /// Every process of the platform, in start order (producers before their consumers, the gateway last).
+    public static let all: [ServiceDefinition] = [
+        ServiceDefinition(name: "auth", portOffset: 1, stopWave: 0),
+        ServiceDefinition(name: "tour-management", portOffset: 2, stopWave: 1),
+        ServiceDefinition(name: "path-review", portOffset: 3, stopWave: 1),
+        ServiceDefinition(name: "navigation", portOffset: 4, stopWave: 1),
+        ServiceDefinition(name: "record-trip", portOffset: 5, stopWave: 1),
+        ServiceDefinition(name: "analytics", portOffset: 6, stopWave: 2),
+        ServiceDefinition(name: "gateway", portOffset: 0, stopWave: 3),
+    ]
+
+    /// The services the gateway routes to (every one but itself).
+    public static var upstreams: [ServiceDefinition] { all.filter { $0.name != "gateway" } }
+
+    /// The definition named `name`, if the platform has one.
+    public static func named(_ name: String) -> ServiceDefinition? { all.first { $0.name == name } }
+}

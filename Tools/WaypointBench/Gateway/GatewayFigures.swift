@@ -1,0 +1,37 @@
+/// The `gateway` report: `{"rate_rps", "duration_s", "latency_ms": {"p50", "p90", "p99", "p999"}, "errors",
+/// "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb"}` (the keys of issue 8's targets).
+struct GatewayFigures: Encodable, Sendable {
+    /// Percentiles of the mixed load's latency, in ms to 0.01, measured from each request's intended send time.
+    struct LatencyPercentiles: Encodable, Sendable {
+        var p50: Double
+        var p90: Double
+        var p99: Double
+        var p999: Double
+
+        init(_ latencies: Latencies) {
+            p50 = latencies.roundedPercentile(0.50)
+            p90 = latencies.roundedPercentile(0.90)
+            p99 = latencies.roundedPercentile(0.99)
+            p999 = latencies.roundedPercentile(0.999)
+        }
+    }
+
+    /// Intended arrival rate of the mixed load, requests per second.
+    var rateRps: Int
+    /// Measured seconds of the mixed load (after the warm-up).
+    var durationS: Int
+    var latencyMs: LatencyPercentiles
+    /// Failed requests of the mixed load: non-2xx answers, timeouts, connection failures.
+    var errors: Int
+    /// p50 through the gateway − p50 directly to tour-management, same requests, ms to 0.01.
+    var overheadP50Ms: Double
+    /// Idle keep-alive connections still open (and answering, on a sample) after the hold.
+    var idleConnectionsHeld: Int
+    /// The gateway process's resident memory while holding them, MiB to 0.1.
+    var gatewayRssMb: Double
+
+    private enum CodingKeys: String, CodingKey {
+        case rateRps = "rate_rps", durationS = "duration_s", latencyMs = "latency_ms", errors
+        case overheadP50Ms = "overhead_p50_ms", idleConnectionsHeld = "idle_connections_held", gatewayRssMb = "gateway_rss_mb"
+    }
+}
