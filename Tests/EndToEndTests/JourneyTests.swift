@@ -27,6 +27,14 @@ struct JourneyTests {
         try await platform.start()
         let api = GatewayClient(base: platform.gatewayURL)
 
+        // The edge refuses what no service should see.
+        let unknown = try await api.send(.GET, "/v1/no-such-thing")
+        #expect(unknown.status == 404 && unknown.header("Content-Type")?.hasPrefix("application/problem+json") == true)
+        #expect(try await api.send(.GET, "/v1/internal/events?after=0").status == 404, "internal routes are not exposed")
+        #expect(try await api.send(.GET, "/v1/me/tours", token: "not-a-jwt").status == 401)
+        let absent = try await api.send(.GET, "/v1/trips")
+        #expect(absent.status == 503 && absent.json["code"] as? String == "service-unavailable", "record-trip does not exist yet")
+
         // Accounts.
         let suffix = String(UUID().uuidString.prefix(8)).lowercased()
         let guide = try await api.account("guide\(suffix)", role: "guide")
@@ -71,7 +79,7 @@ struct JourneyTests {
         }
         #expect(found)
         let detail = try await api.send(.GET, "/v1/tours/\(tourId)", token: traveller.token)
-        #expect(detail.status == 200 && detail.json["title"] as? String == title)
+        #expect(detail.status == 200 && (detail.json["tour"] as? [String: Any])?["title"] as? String == title)
 
         // Buys it through the sandbox provider's signed webhook.
         let purchase = try await api.send(.POST, "/v1/tours/\(tourId)/purchase", token: traveller.token,
@@ -80,6 +88,10 @@ struct JourneyTests {
         let purchaseId = try #require(purchase.json["purchaseId"] as? String)
         let confirmed = try await api.send(.POST, "/v1/payments/sandbox/\(purchaseId)/confirm", token: traveller.token)
         #expect(confirmed.status == 200, "\(String(decoding: confirmed.body, as: UTF8.self))")
+
+        // The purchase confirmation is pushed to the traveller's devices (Server-Sent Events through the gateway).
+        let pushed = try await api.awaitEvent("/v1/notifications/stream", token: traveller.token, containing: "event: purchase.confirmed")
+        #expect(pushed.contains(purchaseId))
 
         // Downloads the offline bundle once it is built, and verifies its signature with the platform's public key.
         let bundleURL = try await platform.waitFor("the entitlement with a bundle", timeout: .seconds(30)) { () -> String? in
@@ -102,7 +114,7 @@ struct JourneyTests {
         #expect(verified.status == 0, "\(verified.output)")
 
         // Walks it and rates it 5.
-        #expect(try await api.send(.POST, "/v1/tours/\(tourId)/progress/start", token: traveller.token).status == 200)
+        #expect(try await api.send(.POST, "/v1/tours/\(tourId)/progress/start", token: traveller.token).status == 201)
         for stop in stopIds {
             let done = try await api.send(.POST, "/v1/tours/\(tourId)/progress/stops/\(stop)", token: traveller.token)
             #expect(done.status == 200, "\(String(decoding: done.body, as: UTF8.self))")

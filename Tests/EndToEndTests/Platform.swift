@@ -130,6 +130,35 @@ struct GatewayClient: Sendable {
         return Reply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(buffer: body))
     }
 
+    /// Opens `path` as a Server-Sent Events stream and returns the text received until it contains `marker` (or throws
+    /// after `timeout`).
+    func awaitEvent(_ path: String, token: String, containing marker: String, timeout: Duration = .seconds(15)) async throws -> String {
+        var request = HTTPClientRequest(url: base + path)
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout.components.seconds))
+        #expect(response.status == .ok && response.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                var text = ""
+                for try await chunk in response.body {
+                    text += String(buffer: chunk)
+                    if text.contains(marker) { return text }
+                }
+                return text
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let text = try await group.next() ?? nil, text.contains(marker) else {
+                throw TestSetupError("no \(marker) on \(path) within \(timeout)")
+            }
+            return text
+        }
+    }
+
     /// Registers an account with `role` and logs in; the access token and the user id.
     func account(_ username: String, role: String) async throws -> (token: String, id: String) {
         let email = "\(username)@example.com", password = "Correct-Horse-\(username)-2026"
