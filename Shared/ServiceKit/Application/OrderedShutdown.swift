@@ -1,10 +1,10 @@
 import Logging
 import ServiceLifecycle
 
-/// ServiceKit's start-up and graceful-shutdown order for an HTTP server that is not a ``ServiceApplication``
-/// (the gateway builds its own server, with a client idle timeout and no internal-route guard).
+/// ServiceKit's start-up and graceful-shutdown order for an HTTP server: ``ServiceApplication/run()`` uses it, and so
+/// does the gateway, which builds its own server (a client idle timeout, no internal-route guard).
 ///
-/// Same order as ``ServiceApplication/run()``: the group is `clients + background + [http, readiness gate]`, stopped in
+/// The group is `clients + background + [http, readiness gate]`, stopped in
 /// reverse — readiness turns 503 for ``ServiceConfiguration/drainDelay``, HTTP drains, background work stops, clients
 /// close last; the whole shutdown is bounded by ``ServiceConfiguration/drainTimeout``. SIGTERM and SIGINT trigger it.
 public enum OrderedShutdown {

@@ -136,18 +136,8 @@ public struct ServiceApplication: ApplicationProtocol {
     /// Runs clients, background services, the HTTP server and the readiness gate until graceful
     /// shutdown, then stops them in the documented order.
     public func run() async throws {
-        let orderly = ServiceGroupConfiguration.ServiceConfiguration.TerminationBehavior.gracefullyShutdownGroup
-        var services = (clients + background).map {
-            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: orderly, failureTerminationBehavior: orderly)
-        }
-        services.append(.init(service: http, successTerminationBehavior: orderly, failureTerminationBehavior: orderly))
-        let gate = ReadinessDrainGate(readiness: readiness, delay: serviceConfiguration.drainDelay, logger: logger)
-        services.append(.init(service: gate, successTerminationBehavior: .ignore, failureTerminationBehavior: orderly))
-        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         // SIGTERM (docker stop, systemd) and SIGINT (Ctrl-C) start the orderly shutdown: readiness 503, drain, stop.
-        groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
-        groupConfiguration.maximumGracefulShutdownDuration = serviceConfiguration.drainTimeout
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
-        try await ServiceGroup(configuration: groupConfiguration).run()
+        try await OrderedShutdown.run(http: http, clients: clients, background: background, readiness: readiness,
+                                      configuration: serviceConfiguration, logger: logger)
     }
 }
