@@ -7,8 +7,9 @@
 # On a fresh Debian 12 machine with Swift at /opt/swift, it installs the missing Debian
 # packages (as root or with passwordless sudo), starts a throwaway PostgreSQL 15 + PostGIS
 # cluster on loopback (stopped and deleted on exit, also on failure or Ctrl-C), then runs
-# `swift build --build-tests` and `swift test`. The output ends with swift test's own
-# summary and the exit code is swift test's.
+# `swift build --build-tests` and `swift test`: first every suite but the ones that start
+# the whole platform as processes, then those one at a time. The exit code is non-zero when
+# any run failed; with arguments, one `swift test ARGUMENTS` run only.
 #
 # Environment:
 #   WAYPOINT_TEST_BACKENDS     store backends the conformance suites run against
@@ -46,5 +47,21 @@ fi
 
 waypoint_log "building the package and its tests"
 swift build --build-tests
-waypoint_log "running the tests"
-swift test "$@"
+if [[ $# -gt 0 ]]; then
+    waypoint_log "running the tests: swift test $*"
+    status=0
+    swift test --skip-build "$@" || status=$?
+    exit "$status"
+fi
+# The suites that start the whole platform as processes (the launcher, the end-to-end journeys) run after the others
+# and one at a time: beside the rest of the suite on a 2-core machine they starve its timing-sensitive tests, and
+# each other.
+platform_suites=(LauncherIntegrationTests LauncherKafkaDemoTests EndToEndTests)
+status=0
+waypoint_log "running the tests (the platform suites after them)"
+swift test --skip-build --skip "$(IFS='|'; echo "${platform_suites[*]}")" || status=$?
+for suite in "${platform_suites[@]}"; do
+    waypoint_log "running $suite"
+    swift test --skip-build --filter "$suite" || status=$?
+done
+exit "$status"

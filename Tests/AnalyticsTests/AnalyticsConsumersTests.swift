@@ -188,7 +188,7 @@ struct AnalyticsConsumersTests {
                         try await Self.eventually { await readiness.evaluate().status == "ready" }
                         let lines = metrics.exposition().split(separator: "\n").filter { $0.hasPrefix("waypoint_consumer_lag_messages{") }
                         for topic in ["waypoint.auth", "waypoint.tours"] {
-                            let line = lines.first { $0.contains(#"topic="\#(topic)""#) && $0.contains(#"group="analytics""#) }
+                            let line = lines.first { $0.contains(#"topic="\#(topic)""#) && $0.contains(#"group="analytics.\#(topic)""#) }
                             let value = line.map { String($0.split(separator: " ").last ?? "") }
                             #expect(value == "0" || value == "0.0", "\(lines)")
                         }

@@ -195,8 +195,15 @@ struct NotificationHubTests {
             return
         }
         #expect(brokers == "k:9092")
+        // A producer that will exist (navigation) defaults to its local port; a name no service has is an error.
+        let navigation = try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_PRODUCERS": "navigation"])
+        if case .embedded(let producers, _) = navigation.transport {
+            #expect(producers.map(\.baseURL) == ["http://127.0.0.1:8084"])
+        } else {
+            Issue.record("expected the embedded transport")
+        }
         #expect(throws: ConfigurationError.self) {
-            try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_PRODUCERS": "navigation"])
+            try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_PRODUCERS": "no-such-service"])
         }
         #expect(throws: ConfigurationError.self) {
             try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_MAX_USERS": "0"])

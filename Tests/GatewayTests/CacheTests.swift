@@ -88,10 +88,10 @@ struct CacheTests {
     @Test("entries expire after the TTL; routes that are not catalogue reads carry no X-Cache")
     func ttlAndScope() async throws {
         let hits = Hits()
-        try await GatewayHarness.run(upstreams: ["tour-management": Self.counting(hits)], configure: { $0.cacheTTL = .milliseconds(300) }) { (gateway: GatewayHarness) async throws in
+        try await GatewayHarness.run(upstreams: ["tour-management": Self.counting(hits)], configure: { $0.cacheTTL = .seconds(3) }) { (gateway: GatewayHarness) async throws in
             _ = try await gateway.send(.GET, "/v1/destinations")
             #expect(try await gateway.send(.GET, "/v1/destinations").header("x-cache") == "hit")
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(3_200))
             #expect(try await gateway.send(.GET, "/v1/destinations").header("x-cache") == "miss")
             let notCacheable = try await gateway.send(.GET, "/v1/tours/1/reviews")
             #expect(notCacheable.header("x-cache") == nil)

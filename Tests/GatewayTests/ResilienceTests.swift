@@ -14,13 +14,14 @@ struct ResilienceTests {
         let port = try closedPort()
         try await GatewayHarness.run(configure: { configuration in
             configuration.endpoints = ServiceEndpoints(baseURLs: ["tour-management": URL(string: "http://127.0.0.1:\(port)")!])
-            configuration.upstreamTimeout = .seconds(5)
+            configuration.upstreamTimeout = .seconds(10)
         }) { (gateway: GatewayHarness) async throws in
             let breaker = try #require(gateway.app.upstreams["tour-management"]?.breaker)
             for attempt in 1...5 {
                 let start = ContinuousClock.now
                 let answer = try await gateway.send(.POST, "/v1/tours")
-                #expect(ContinuousClock.now - start < .seconds(1), "attempt \(attempt) took as long as a timeout")
+                // Refused at once; the bound is the timeout itself, not a tighter figure: machines running tests are busy.
+                #expect(ContinuousClock.now - start < .seconds(10), "attempt \(attempt) took as long as a timeout")
                 #expect(answer.status == 503)
                 let problem = try answer.problem()
                 #expect(problem.code == "service-unavailable")
@@ -40,7 +41,7 @@ struct ResilienceTests {
     @Test("a service that answers too slowly is 504 upstream-timeout after the configured timeout")
     func slowUpstreamIs504() async throws {
         let slow = StandIn.custom { _ in
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(30))
             return Response(status: .ok)
         }
         try await GatewayHarness.run(upstreams: ["analytics": slow], configure: { $0.upstreamTimeouts["analytics"] = .milliseconds(300) }) { (gateway: GatewayHarness) async throws in
@@ -49,7 +50,7 @@ struct ResilienceTests {
             let elapsed = ContinuousClock.now - start
             #expect(answer.status == 504)
             #expect(try answer.problem().code == "upstream-timeout")
-            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(2), "\(elapsed)")
+            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(15), "\(elapsed): the timeout, not the service's 30 s")
         }
     }
 
@@ -76,13 +77,13 @@ struct ResilienceTests {
             hits.add()
             return Response(status: healthy.isSet ? .ok : .serviceUnavailable)
         }
-        try await GatewayHarness.run(upstreams: ["navigation": flaky], configure: { $0.circuitOpenDuration = .milliseconds(300) }) { (gateway: GatewayHarness) async throws in
+        try await GatewayHarness.run(upstreams: ["navigation": flaky], configure: { $0.circuitOpenDuration = .seconds(3) }) { (gateway: GatewayHarness) async throws in
             for _ in 0..<5 { #expect(try await gateway.send(.POST, "/v1/plans").status == 503) }
             #expect(hits.value == 5)
             #expect(try await gateway.send(.POST, "/v1/plans").status == 503)
             #expect(hits.value == 5, "the open circuit answered without calling the service")
             healthy.set()
-            try await Task.sleep(for: .milliseconds(350))
+            try await Task.sleep(for: .milliseconds(3_200))
             #expect(try await gateway.send(.POST, "/v1/plans").status == 200)
             #expect(gateway.app.upstreams["navigation"]?.breaker.state == .closed)
             #expect(try await gateway.send(.POST, "/v1/plans").status == 200)

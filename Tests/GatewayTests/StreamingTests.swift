@@ -36,7 +36,7 @@ struct StreamingTests {
                 continuation.yield(ByteBuffer(repeating: 1, count: Self.chunk))
                 // The rest is held back until the service has seen the first chunk: a gateway that collected the whole
                 // body first would never forward it, and the flag would not be set within the wait.
-                let streamed = try await eventually(timeout: .seconds(5)) { upstreamSawBytes.isSet }
+                let streamed = try await eventually(timeout: .seconds(15)) { upstreamSawBytes.isSet }
                 sentBeforeUpstreamSawBytes.withLock { $0 = streamed }
                 for _ in 1..<(Self.total / Self.chunk) { continuation.yield(ByteBuffer(repeating: 2, count: Self.chunk)) }
                 continuation.finish()
@@ -58,7 +58,7 @@ struct StreamingTests {
             let (body, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
             Task {
                 continuation.yield(ByteBuffer(repeating: 1, count: Self.chunk))
-                if !(try await eventually(timeout: .seconds(3)) { clientSawBytes.isSet }) { waitedInVain.set() }
+                if !(try await eventually(timeout: .seconds(15)) { clientSawBytes.isSet }) { waitedInVain.set() }
                 for _ in 1..<(Self.total / Self.chunk) { continuation.yield(ByteBuffer(repeating: 2, count: Self.chunk)) }
                 continuation.finish()
             }

@@ -85,8 +85,9 @@ public struct NotificationHubConfiguration: Sendable {
         } else {
             let producers = reader.string("NOTIFICATIONS_PRODUCERS", default: "tour-management")
                 .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // The producers named here are meant to exist: their local default ports apply, as for the gateway's routes.
             let endpoints = try ServiceEndpoints.fromEnvironment(serviceName: serviceName, services: producers + ["auth"],
-                                                                 environment: environment)
+                                                                 defaults: ServiceEndpoints.localBaseURLs, environment: environment)
             let feeds = try producers.map { producer in
                 guard let url = endpoints.baseURL(of: producer) else {
                     throw ConfigurationError(key: "WAYPOINT_\(ServiceEndpoints.keySuffix(for: producer))", value: "",

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// | key | value |
 /// |---|---|
-/// | `WAYPOINT_<SERVICE>_HOST`, `WAYPOINT_<SERVICE>_PORT` | loopback (`--host`), base port + offset |
+/// | `WAYPOINT_<SERVICE>_HOST`, `WAYPOINT_<SERVICE>_PORT` | `127.0.0.1`, base port + offset |
 /// | `WAYPOINT_DATA_DIR` | `--data-dir` (absolute): each service keeps `<service>.sqlite` there |
 /// | `WAYPOINT_<PRODUCER>_URL` | base URL of every *started* service (feeds and synchronous calls) |
 /// | `WAYPOINT_GATEWAY_<SERVICE>_URL` | the gateway's upstreams: every service of the catalogue, started or not |

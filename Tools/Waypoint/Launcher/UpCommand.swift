@@ -70,6 +70,10 @@ struct Up: AsyncParsableCommand {
         let console = Console(nameWidth: nameWidth)
         let environment = ProcessInfo.processInfo.environment
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if logFormat == nil, let inherited = environment["WAYPOINT_LOG_FORMAT"], !["json", "text"].contains(inherited.lowercased()) {
+            console.say("error: WAYPOINT_LOG_FORMAT is \(inherited); expected json or text")
+            throw ExitCode.failure
+        }
         let dataDirectory = URL(fileURLWithPath: dataDir, isDirectory: true, relativeTo: cwd).standardizedFileURL
         let products = ServiceProducts(binDirectory: binPath.map { URL(fileURLWithPath: $0, isDirectory: true, relativeTo: cwd).standardizedFileURL }
                                        ?? ServiceProducts.runningExecutableDirectory())

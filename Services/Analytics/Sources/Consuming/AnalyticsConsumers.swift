@@ -36,17 +36,23 @@ public enum AnalyticsConsumers {
                               metadata: ["key": "WAYPOINT_\(ServiceEndpoints.keySuffix(for: topic.producingService ?? ""))"])
                 continue
             }
-            let lag = TopicLag(topic: topic.name, group: storage.settings.serviceName, maxLag: configuration.maxLagEvents, metrics: metrics)
+            let group = groupID(storage.settings.serviceName, topic)
+            let lag = TopicLag(topic: topic.name, group: group, maxLag: configuration.maxLagEvents, metrics: metrics)
             var topicLogger = logger
             topicLogger[metadataKey: "consumer.topic"] = "\(topic.name)"
             guard let source = try source(topic, configuration: configuration, storage: storage, lag: lag,
-                                          groupID: storage.settings.serviceName, logger: topicLogger) else { continue }
+                                          groupID: group, logger: topicLogger) else { continue }
             let runner = runner(source, storage: storage, name: AnalyticsConsumerName.live(topic), tables: tables,
                                 configuration: configuration, logger: topicLogger)
             consumers.append(AnalyticsConsumer(topic: topic, runner: runner, lag: lag))
         }
         return consumers
     }
+
+    /// The Kafka consumer group of the consumer of `topic`: one group per topic (`analytics.waypoint.tours`). Consumers
+    /// of several topics sharing one group, each subscribed to its own topic, rebalance one another at every join and
+    /// leave (on librdkafka's mock cluster a start took ~40 s and a stop outran the drain).
+    static func groupID(_ base: String, _ topic: Topic) -> String { "\(base).\(topic.name)" }
 
     /// The source of `topic`: a member of consumer group `groupID` on Kafka, the producer's feed otherwise (`nil`
     /// without a producer URL).

@@ -93,8 +93,9 @@ public struct AnalyticsRebuild: Sendable {
                         started: ContinuousClock.Instant, deadline: ContinuousClock.Instant) async throws -> Report {
         let generation = tables.generation
         for topic in configuration.topics {
-            let lag = TopicLag(topic: topic.name, group: group, maxLag: configuration.maxLagEvents, metrics: metrics)
-            guard let source = try AnalyticsConsumers.source(topic, configuration: configuration, storage: storage, lag: lag, groupID: group,
+            let topicGroup = AnalyticsConsumers.groupID(group, topic)
+            let lag = TopicLag(topic: topic.name, group: topicGroup, maxLag: configuration.maxLagEvents, metrics: metrics)
+            guard let source = try AnalyticsConsumers.source(topic, configuration: configuration, storage: storage, lag: lag, groupID: topicGroup,
                                                              logger: logger) else { continue }
             let target = AnalyticsConsumers.target(storage: storage, name: AnalyticsConsumerName.rebuild(topic), tables: tables)
             lanes.append(Lane(topic: topic, source: source, target: target, positions: try await target.prepare()))
