@@ -32,11 +32,16 @@ struct LauncherKafkaDemoTests {
         let first = try await Self.run(arguments, binDirectory: binDirectory, until: "demo: 3 tours published, 0 already there")
         #expect(first.state.transport == "kafka" && first.state.kafkaBrokers == cluster.bootstrapServers)
         #expect(first.output.contains("demo guide:     demo-guide@example.com / Waypoint-Guide-2026"))
-        let listed = try await Self.tourTitles(tours)
+        // Discovery is a projection of the tour log: the last publication shows up a moment after its 200.
+        let listed = try await LauncherIntegrationTests.waitFor("three tours listed", output: first.log) { () -> [String]? in
+            let titles = try await Self.tourTitles(tours)
+            return titles.count >= DemoData.tours.count ? titles : nil
+        }
         #expect(listed.sorted() == DemoData.tours.map(\.title).sorted())
         try await first.stop()
 
         let second = try await Self.run(arguments, binDirectory: binDirectory, until: "demo: 0 tours published, 3 already there")
+        #expect(second.output.contains("demo guide:     demo-guide@example.com"))
         #expect(try await Self.tourTitles(tours).count == 3, "the second --demo duplicated nothing")
         try await second.stop()
     }
