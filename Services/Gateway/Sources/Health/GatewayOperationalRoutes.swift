@@ -24,7 +24,7 @@ struct GatewayOperationalRoutes {
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("/health/live") { _, _ in
-            Self.text(#"{"status":"live"}"#, contentType: "application/json", status: .ok)
+            OperationalResponse.text(#"{"status":"live"}"#, contentType: "application/json", status: .ok)
         }
         router.get("/health/ready") { [readiness, health] _, _ in
             async let services = health.check()
@@ -33,32 +33,17 @@ struct GatewayOperationalRoutes {
             let requiredDown = upstreams.contains { $0.required && $0.status != "ready" }
             let status = local.status == "draining" ? "draining" : (local.isReady && !requiredDown ? "ready" : "not-ready")
             let body = ReadinessBody(status: status, checks: local.checks, services: upstreams)
-            let data = try Self.encoder.encode(body)
-            return Self.text(String(decoding: data, as: UTF8.self), contentType: "application/json",
-                             status: status == "ready" ? .ok : .serviceUnavailable)
+            return try OperationalResponse.json(body, status: status == "ready" ? .ok : .serviceUnavailable)
         }
         router.get("/metrics") { [metrics, upstreams] _, _ in
             for upstream in upstreams.upstreams.values {
                 metrics.gauge("gateway_circuit_open", labels: [("upstream", upstream.name)])
                     .record(upstream.breaker.state == .closed ? 0 : 1)
             }
-            return Self.text(metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8", status: .ok)
+            return OperationalResponse.text(metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8", status: .ok)
         }
         router.get("/openapi.yaml") { [openAPI] _, _ in
-            Self.text(openAPI.yaml, contentType: OpenAPIDocument.mediaType, status: .ok)
+            OperationalResponse.text(openAPI.yaml, contentType: OpenAPIDocument.mediaType, status: .ok)
         }
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    private static func text(_ text: String, contentType: String, status: HTTPResponse.Status) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
