@@ -1,9 +1,8 @@
 import ArgumentParser
+import EventSourcing
 import Foundation
 import Logging
-import EventSourcing
 import Messaging
-import NIOPosix
 import TourManagement
 
 /// `waypoint-bench gateway`: the platform as `waypoint up --demo` runs it, plus 10,000 generated tours, measured
@@ -132,9 +131,9 @@ struct GatewayBench: AsyncParsableCommand {
             !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent($0).path)
         }
         guard missing.isEmpty else {
-            throw ValidationError("""
-                \(directory.path) lacks \(missing.joined(separator: ", ")): build them first, e.g. \
-                \(missing.map { "swift build -c release --scratch-path .build-bench --product \($0)" }.joined(separator: " && "))
+            throw BenchError("""
+                \(directory.path) lacks \(missing.joined(separator: ", ")): build them first (release, same scratch path), e.g. \
+                `swift build -c release --scratch-path .build-bench --product \(missing[0])` for each
                 """)
         }
         return directory
