@@ -74,6 +74,12 @@ struct LaunchPlanTests {
         #expect(environment["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] == "auth,tour-management,analytics")
         #expect(environment["WAYPOINT_PATH_REVIEW_URL"] == nil)
         #expect(environment["WAYPOINT_JWKS_URL"] == "http://127.0.0.1:18081/.well-known/jwks.json")
+        #expect(environment["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS"] == "tour-management")
+        // Without tour-management the push stream reads no feed, so the gateway's readiness does not wait for one.
+        let narrowed = Self.plan(only: ["auth", "gateway"])
+        let alone = narrowed.plannedEnvironment(for: narrowed.entry("gateway")!)
+        #expect(alone["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS"] == "none")
+        #expect(alone["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] == "auth")
     }
 
     @Test("--kafka switches every service to Kafka; the reference data directory goes to every service")

@@ -205,6 +205,8 @@ struct NotificationHubTests {
         #expect(throws: ConfigurationError.self) {
             try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_PRODUCERS": "no-such-service"])
         }
+        let none = try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS": "none"])
+        if case .embedded(let producers, _) = none.transport { #expect(producers.isEmpty) } else { Issue.record("expected embedded") }
         #expect(throws: ConfigurationError.self) {
             try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_MAX_USERS": "0"])
         }

@@ -83,7 +83,9 @@ public struct NotificationHubConfiguration: Sendable {
         if let (_, brokers) = reader.value("KAFKA_BROKERS") {
             transport = .kafka(brokers: brokers, properties: [:])
         } else {
-            let producers = reader.string("NOTIFICATIONS_PRODUCERS", default: "tour-management")
+            // `none`: no producer runs here (e.g. the launcher started only auth and the gateway).
+            let listed = reader.string("NOTIFICATIONS_PRODUCERS", default: "tour-management")
+            let producers = listed.lowercased() == "none" ? [] : listed
                 .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // The producers named here are meant to exist: their local default ports apply, as for the gateway's routes.
             let endpoints = try ServiceEndpoints.fromEnvironment(serviceName: serviceName, services: producers + ["auth"],

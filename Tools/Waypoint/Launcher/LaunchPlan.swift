@@ -12,6 +12,7 @@ import Foundation
 /// | `WAYPOINT_<PRODUCER>_URL` | base URL of every *started* service (feeds and synchronous calls) |
 /// | `WAYPOINT_GATEWAY_<SERVICE>_URL` | the gateway's upstreams: every service of the catalogue, started or not |
 /// | `WAYPOINT_GATEWAY_REQUIRED_SERVICES` | the started services: the gateway's readiness waits for these only |
+/// | `WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS` | the started services whose feeds carry notifications (tour-management), or `none` |
 /// | `WAYPOINT_JWKS_URL` | `<auth URL>/.well-known/jwks.json` |
 /// | `WAYPOINT_INTERNAL_TOKEN` | the shared internal-route token |
 /// | `WAYPOINT_PERSONAL_DATA_KEY` | the key wrapping personal-data keys, when the data directory has one |
@@ -75,6 +76,9 @@ public struct LaunchPlan: Sendable {
     /// The services' drain timeout the launcher assumes: ServiceKit's default unless `--drain-timeout` overrides it.
     public static let defaultDrainTimeoutSeconds = 30
 
+    /// The services that publish `UserNotified` on their feeds (docs/notifications.md).
+    static let notificationProducers: Set<String> = ["tour-management"]
+
     public init(_ options: Options) {
         self.options = options
         entries = ServiceCatalog.all.map { definition in
@@ -116,6 +120,10 @@ public struct LaunchPlan: Sendable {
             }
             let required = entries.filter { $0.isStarted && $0.name != "gateway" }.map(\.name)
             environment["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] = required.isEmpty ? "none" : required.joined(separator: ",")
+            // The push stream reads the feeds of the started services that publish notifications (an unstarted one
+            // would keep the gateway's readiness waiting for its first catch-up).
+            let producers = required.filter { Self.notificationProducers.contains($0) }
+            environment["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS"] = producers.isEmpty ? "none" : producers.joined(separator: ",")
         }
         if let auth = self.entry("auth") { environment["WAYPOINT_JWKS_URL"] = "\(auth.baseURL)/.well-known/jwks.json" }
         environment["WAYPOINT_INTERNAL_TOKEN"] = options.internalToken
