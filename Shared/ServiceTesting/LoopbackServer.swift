@@ -8,14 +8,16 @@ public enum LoopbackServer {
     public static let quietLogger = Logger(label: "waypoint-tests") { _ in SwiftLogNoOpLogHandler() }
 
     /// Starts `makeService` (given a callback reporting the bound port), runs `body` with the port,
-    /// then shuts the service down gracefully.
+    /// then shuts the service down gracefully. `beside` runs in the same group (started first, stopped after the
+    /// server), e.g. a consumer the server's routes read from.
     public static func run<T: Sendable>(
         _ makeService: (@escaping @Sendable (Int) -> Void) throws -> any Service,
+        beside: [any Service] = [],
         body: @Sendable (Int) async throws -> T
     ) async throws -> T {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let service = try makeService { port in continuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [service], logger: quietLogger))
+        let group = ServiceGroup(configuration: .init(services: beside + [service], logger: quietLogger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()

@@ -80,23 +80,7 @@ enum NotificationGateway {
     /// Runs `hub` and the HTTP server on loopback for the duration of `body` (given the port), then shuts both down
     /// gracefully — which must end any stream still open.
     static func run<T: Sendable>(hub: NotificationHub, _ body: @Sendable (Int) async throws -> T) async throws -> T {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = application(hub: hub) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [hub, app], logger: LoopbackServer.quietLogger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            do {
-                let result = try await body(port)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-        }
+        try await LoopbackServer.run({ report in application(hub: hub, reportPort: report) }, beside: [hub], body: body)
     }
 
     static func application(hub: NotificationHub, reportPort: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
