@@ -277,8 +277,9 @@ struct SigningKeyTests {
             }
         }
         let perSecond = Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        // No rate threshold: speed is measured by `waypoint-bench auth`; a timed assertion failed when the whole suite
+        // shared the machine's two cores (28/s in one CI run).
         print("issued \(count) access tokens in \(elapsed) (\(Int(perSecond))/s)")
-        #expect(perSecond > 50)  // a smoke check: the tests share two cores with bcrypt and other builds
     }
 
     // MARK: - Helpers
