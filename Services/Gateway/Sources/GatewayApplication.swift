@@ -57,7 +57,7 @@ public struct GatewayApplication: ApplicationProtocol {
     public var server: HTTPServerBuilder {
         let timeout = gatewayConfiguration.clientIdleTimeout
         let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000)
-        return .http1(configuration: .init(idleTimeout: .nanoseconds(nanoseconds)))
+        return .http1OnEventLoops(configuration: .init(idleTimeout: .nanoseconds(nanoseconds)))
     }
 
     /// The upstream clients (closed when the application stops) and the hosted background work; Hummingbird's test

@@ -113,6 +113,7 @@ public struct ServiceApplication: ApplicationProtocol {
     ) -> Application<Responder> {
         Application(
             router: router,
+            server: .http1OnEventLoops(),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 logger.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
