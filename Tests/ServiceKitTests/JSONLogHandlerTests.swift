@@ -55,4 +55,29 @@ struct JSONLogHandlerTests {
         let object = try JSONSerialization.jsonObject(with: Data(lines.all[0].utf8)) as? [String: Any]
         #expect(object?["message"] as? String == "bell\u{07} tab\t backslash\\")
     }
+
+    @Test("line and paragraph separators are escaped, other non-ASCII text is kept as UTF-8")
+    func separators() throws {
+        let lines = Lines()
+        logger(lines).info("a\u{2028}b\u{2029}c Krems an der Donau – Straße 北京 🚲", metadata: ["ü\"": .array(["\u{1F}"])])
+        let line = lines.all[0]
+        #expect(line.contains(#"a\u2028b\u2029c Krems an der Donau – Straße 北京 🚲"#))
+        #expect(line.contains(#""ü\"":["\u001f"]"#))
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["message"] as? String == "a\u{2028}b\u{2029}c Krems an der Donau – Straße 北京 🚲")
+    }
+
+    @Test("timestamps are RFC 3339 UTC with milliseconds, the time of the line")
+    func timestamp() throws {
+        let lines = Lines()
+        let before = Date()
+        logger(lines).info("now")
+        let after = Date()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines.all[0].utf8)) as? [String: Any])
+        let text = try #require(object["timestamp"] as? String)
+        #expect(text.count == 24)
+        #expect(text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil)
+        let parsed = try #require(ServiceJSON.parseTimestamp(text))
+        #expect(parsed >= before.addingTimeInterval(-0.001) && parsed <= after)
+    }
 }

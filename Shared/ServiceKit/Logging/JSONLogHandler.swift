@@ -34,14 +34,15 @@ public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata
     /// Metadata computed per line (e.g. from task-locals).
     public var metadataProvider: Logger.MetadataProvider?
-    private let sink: Sink
+    /// `nil`: standard output, written as bytes.
+    private let sink: Sink?
 
-    /// Creates a handler writing to `sink` (standard output by default).
+    /// Creates a handler writing to `sink`, or to standard output when `nil`.
     public init(
         label: String,
         logLevel: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = nil,
-        sink: @escaping Sink = JSONLogHandler.standardOutput
+        sink: Sink? = nil
     ) {
         self.label = label
         self.logLevel = logLevel
@@ -68,22 +69,34 @@ public struct JSONLogHandler: LogHandler {
         if let error = event.error {
             merged["error"] = .string(String(describing: error))
         }
-        var line = "{"
-        line += "\"timestamp\":" + JSONText.quoted(Date().formatted(ServiceJSON.fractionalTimestamp))
-        line += ",\"level\":" + JSONText.quoted(event.level.rawValue)
-        line += ",\"label\":" + JSONText.quoted(label)
-        line += ",\"message\":" + JSONText.quoted(event.message.description)
-        line += ",\"source\":" + JSONText.quoted(event.source)
+        var line: [UInt8] = []
+        line.reserveCapacity(512)
+        line.append(contentsOf: #"{"timestamp":"#.utf8)
+        JSONText.appendTimestamp(to: &line)
+        line.append(contentsOf: #","level":"#.utf8)
+        JSONText.appendQuoted(event.level.rawValue, to: &line)
+        line.append(contentsOf: #","label":"#.utf8)
+        JSONText.appendQuoted(label, to: &line)
+        line.append(contentsOf: #","message":"#.utf8)
+        JSONText.appendQuoted(event.message.description, to: &line)
+        line.append(contentsOf: #","source":"#.utf8)
+        JSONText.appendQuoted(event.source, to: &line)
         if !merged.isEmpty {
-            line += ",\"metadata\":" + JSONText.object(merged)
+            line.append(contentsOf: #","metadata":"#.utf8)
+            JSONText.appendObject(merged, to: &line)
         }
-        line += "}"
-        sink(line)
+        line.append(UInt8(ascii: "}"))
+        if let sink {
+            sink(String(decoding: line, as: UTF8.self))
+        } else {
+            line.append(UInt8(ascii: "\n"))
+            Self.writeToStandardOutput(line)
+        }
     }
 
-    /// Writes the line and a newline to standard output in one `write`, so concurrent lines never interleave.
-    public static let standardOutput: Sink = { line in
-        let bytes = Array((line + "\n").utf8)
+    /// Writes `bytes` (a line and its newline) to standard output in one `write`, so concurrent lines never interleave
+    /// (retried when interrupted or short).
+    static func writeToStandardOutput(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

@@ -1,41 +1,138 @@
 import Logging
 
-/// Minimal JSON writing for log lines: strings, and metadata as objects and arrays.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Minimal JSON writing for log lines: strings, metadata as objects and arrays, and timestamps, appended as UTF-8 to
+/// one growing buffer (a log line is built without intermediate strings: the gateway writes one per request).
 enum JSONText {
-    /// `value` as a JSON string literal, escaping quotes, backslashes and control characters.
+    /// `value` as a JSON string literal, escaping quotes, backslashes, control characters and U+2028/U+2029.
     static func quoted(_ value: String) -> String {
-        var result = "\""
-        result.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var bytes: [UInt8] = []
+        appendQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Metadata as a JSON object with keys sorted, so lines are stable.
     static func object(_ metadata: Logger.Metadata) -> String {
-        let members = metadata.keys.sorted().map { key in quoted(key) + ":" + value(metadata[key]!) }
-        return "{" + members.joined(separator: ",") + "}"
+        var bytes: [UInt8] = []
+        appendObject(metadata, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One metadata value: strings stay strings, arrays and dictionaries nest.
-    static func value(_ value: Logger.Metadata.Value) -> String {
-        switch value {
-        case .string(let string): quoted(string)
-        case .stringConvertible(let convertible): quoted(convertible.description)
-        case .array(let array): "[" + array.map { Self.value($0) }.joined(separator: ",") + "]"
-        case .dictionary(let dictionary): object(dictionary)
+    /// Appends `value` as a JSON string literal.
+    static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var clean = 0  // start of the bytes not yet copied
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                let escape: StaticString?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case 0..<0x20: escape = ""
+                case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                    // U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR: valid JSON, but line breaks to some readers.
+                    escape = utf8[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    width = 3
+                default: escape = nil
+                }
+                guard let escape else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                if escape.utf8CodeUnitCount == 0 {
+                    appendUnicodeEscape(byte, to: &out)
+                } else {
+                    escape.withUTF8Buffer { out.append(contentsOf: $0) }
+                }
+                index += width
+                clean = index
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `metadata` as a JSON object, keys sorted.
+    static func appendObject(_ metadata: Logger.Metadata, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (position, key) in metadata.keys.sorted().enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            appendQuoted(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendValue(metadata[key]!, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends one metadata value: strings stay strings, arrays and dictionaries nest.
+    static func appendValue(_ value: Logger.Metadata.Value, to out: inout [UInt8]) {
+        switch value {
+        case .string(let string): appendQuoted(string, to: &out)
+        case .stringConvertible(let convertible): appendQuoted(convertible.description, to: &out)
+        case .array(let array):
+            out.append(UInt8(ascii: "["))
+            for (position, element) in array.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                appendValue(element, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .dictionary(let dictionary): appendObject(dictionary, to: &out)
+        }
+    }
+
+    /// Appends the current time as a quoted RFC 3339 UTC timestamp with milliseconds (`"2025-05-01T09:30:00.123Z"`),
+    /// the format of ``ServiceJSON``'s fractional timestamps, without Foundation's formatter.
+    static func appendTimestamp(to out: inout [UInt8]) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        out.append(UInt8(ascii: "\""))
+        appendDigits(Int(parts.tm_year) + 1900, count: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, count: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), count: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), count: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), count: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), count: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(Int(now.tv_nsec) / 1_000_000, count: 3, to: &out)
+        out.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+    }
+
+    private static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
+    private static func appendUnicodeEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
     }
 }
