@@ -152,7 +152,15 @@ struct ProgressRoutesTests {
                 headers[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.7"
                 _ = try await client.executeRequest(uri: "/v1/tours/\(id)", method: .get, headers: headers, body: nil)
             }
-            let viewed = try await storage.store.readStream("views-\(id)")
+            // Views are written by the recorder's background writer, after the pages were served.
+            var viewed = try await storage.store.readStream("views-\(id)")
+            let deadline = ContinuousClock.now + .seconds(10)
+            while viewed.count < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+                viewed = try await storage.store.readStream("views-\(id)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            viewed = try await storage.store.readStream("views-\(id)")
             #expect(viewed.count == 3, "one signed-in viewer and two anonymous clients")
             let payloads = try viewed.map { try $0.decode(TourViewed.self) }
             #expect(payloads.filter { $0.userId != nil }.count == 1)

@@ -86,7 +86,7 @@ public struct TourManagementServer: Sendable {
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(TourManagementEvents.topics, logger: logger)
                 + readModels.all + [maintenance,
-                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier],
+                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier, views],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))

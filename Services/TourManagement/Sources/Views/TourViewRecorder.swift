@@ -4,6 +4,7 @@ import EventSourcing
 import Foundation
 import Logging
 import ServiceKit
+import ServiceLifecycle
 import Synchronization
 
 /// Records `TourViewed` for detail views, once per viewer per tour per clock hour (UTC), on stream `views-<tourId>`.
@@ -13,15 +14,42 @@ import Synchronization
 /// the store those attempts. Anonymous viewers are keyed by an HMAC of their address and user agent under a key that
 /// never leaves the process and changes at every start: nothing that identifies a person is stored, and unique-viewer
 /// counts stay exact within an hour.
-public final class TourViewRecorder: Sendable {
+///
+/// A view is written off the request's path: ``record(tour:guide:viewer:user:at:)`` queues it and the page is served
+/// without waiting for a durable commit; the recorder, run as a background service, appends what is queued — all of it
+/// at once, so the store's group commit makes one transaction of many views. When more than ``capacity`` views wait
+/// (the store is slow), a view is written before its page is served instead, so the queue stays bounded. Graceful
+/// shutdown (the HTTP server has drained first) writes everything queued; a crash loses at most the views queued in the
+/// last moments — views are counted, never acknowledged to anyone.
+public final class TourViewRecorder: Service, Sendable {
     let store: AnyEventStore
     let logger: Logger
+    /// Most views waiting to be written before `record` writes inline.
+    public let capacity: Int
     private let clientKey = SymmetricKey(size: .bits256)
     private let recent = Mutex<(hour: Int64, keys: Set<String>)>((0, []))
+    private let queue = Mutex<Queue>(Queue())
+    private let doorbell: AsyncStream<Void>
+    private let ring: AsyncStream<Void>.Continuation
 
-    public init(store: AnyEventStore, logger: Logger) {
+    struct Pending: Sendable {
+        let streamID: String
+        let event: NewEvent
+    }
+
+    struct Queue {
+        var pending: [Pending] = []
+        /// Views queued since the start, and views written (or given up) since the start.
+        var queued = 0, done = 0
+        /// Whether the background writer runs (else `record` writes inline).
+        var running = false
+    }
+
+    public init(store: AnyEventStore, logger: Logger, capacity: Int = 10_000) {
         self.store = store
         self.logger = logger
+        self.capacity = capacity
+        (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The viewer key of a request: `user:<id>` for a signed-in user, else `client:<hmac>` of what identifies the client.
@@ -32,7 +60,8 @@ public final class TourViewRecorder: Sendable {
         return "client:" + Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Records a view unless this viewer already viewed this tour in this hour. Never throws: a view that cannot be
+    /// Records a view unless this viewer already viewed this tour in this hour: queued for the background writer, or
+    /// written now when the writer does not run or is ``capacity`` views behind. Never throws: a view that cannot be
     /// recorded is logged, the page is still served.
     public func record(tour: UUID, guide: UUID, viewer: String, user: UUID?, at date: Date) async {
         let hour = Int64((date.timeIntervalSince1970 / 3_600).rounded(.down))
@@ -42,14 +71,78 @@ public final class TourViewRecorder: Sendable {
             return state.keys.insert(key).inserted
         }
         guard fresh else { return }
+        let pending: Pending
         do {
-            let id = Self.eventID(key)
-            let event = try TourViewed(tourId: tour, guideId: guide, viewer: viewer, userId: user, viewedAt: date).newEvent(id: id)
-            _ = try await store.append([event], to: "views-\(tour.uuidString.lowercased())", expectedVersion: .any)
+            let event = try TourViewed(tourId: tour, guideId: guide, viewer: viewer, userId: user, viewedAt: date).newEvent(id: Self.eventID(key))
+            pending = Pending(streamID: "views-\(tour.uuidString.lowercased())", event: event)
+        } catch {
+            return logger.warning("tour view not recorded", metadata: ["tour": "\(tour)", "error": "\(error)"])
+        }
+        let queued = queue.withLock { queue in
+            guard queue.running, queue.pending.count < capacity else { return false }
+            queue.pending.append(pending)
+            queue.queued += 1
+            return true
+        }
+        if queued {
+            ring.yield()
+        } else {
+            await write(pending)
+        }
+    }
+
+    /// Whether the background writer runs (views are queued rather than written inline).
+    public var isRunning: Bool { queue.withLock { $0.running } }
+
+    /// Returns once every view queued before the call is written.
+    public func flush() async {
+        let target = queue.withLock { $0.queued }
+        while queue.withLock({ $0.done < target }) {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Writes queued views until graceful shutdown, then what is still queued.
+    public func run() async throws {
+        queue.withLock { $0.running = true }
+        await withGracefulShutdownHandler {
+            for await _ in doorbell.cancelOnGracefulShutdown() {
+                await writeQueued()
+            }
+        } onGracefulShutdown: {
+            self.ring.finish()
+        }
+        queue.withLock { $0.running = false }
+        await writeQueued()
+    }
+
+    /// Most views appended at once.
+    static let batchSize = 256
+
+    /// Appends everything queued, up to ``batchSize`` at once (the store's group commit makes few transactions of
+    /// them), until the queue is empty.
+    private func writeQueued() async {
+        while true {
+            let batch = queue.withLock { queue in
+                let batch = Array(queue.pending.prefix(Self.batchSize))
+                queue.pending.removeFirst(batch.count)
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            await withTaskGroup(of: Void.self) { group in
+                for pending in batch { group.addTask { await self.write(pending) } }
+            }
+            queue.withLock { $0.done += batch.count }
+        }
+    }
+
+    private func write(_ pending: Pending) async {
+        do {
+            _ = try await store.append([pending.event], to: pending.streamID, expectedVersion: .any)
         } catch EventStoreError.duplicateEventID {
             // Recorded before (an earlier process in the same hour).
         } catch {
-            logger.warning("tour view not recorded", metadata: ["tour": "\(tour)", "error": "\(error)"])
+            logger.warning("tour view not recorded", metadata: ["stream": "\(pending.streamID)", "error": "\(error)"])
         }
     }
 
