@@ -113,4 +113,25 @@ struct CacheTests {
         for index in 0..<3 { cache.store("m\(index)", entry(390)) }
         #expect(cache.usage.bytes <= 1_000)
     }
+
+    @Test("an entry costs its body, headers, key and bookkeeping; expired entries at the old end go when an answer is stored")
+    func storeCostsAndExpiry() {
+        let cache = ResponseCache(maximumEntries: 100, maximumBytes: 100_000, maximumEntryBytes: 10_000)
+        let start = ContinuousClock.now
+        func entry(_ size: Int, ttl: Int) -> CachedResponse {
+            CachedResponse(headers: [.contentType: "application/json"], body: ByteBuffer(repeating: 1, count: size),
+                           storedAt: start, expiresAt: start + .seconds(ttl))
+        }
+        cache.store("/v1/tours?a", entry(1_000, ttl: 30), now: start)
+        let cost = ResponseCache.cost("/v1/tours?a", entry(1_000, ttl: 30))
+        #expect(cost == 1_000 + "content-type".utf8.count + "application/json".utf8.count + "/v1/tours?a".utf8.count + ResponseCache.entryOverheadBytes)
+        #expect(cache.usage.bytes == cost)
+        cache.store("/v1/tours?b", entry(500, ttl: 60), now: start + .seconds(1))
+        #expect(cache.usage.entries == 2)
+        // 40 s later the first has expired, the second not: storing a third drops the first without a lookup of it.
+        cache.store("/v1/tours?c", entry(200, ttl: 30), now: start + .seconds(40))
+        #expect(cache.usage.entries == 2)
+        #expect(cache.lookup("/v1/tours?b", now: start + .seconds(40)) != nil)
+        #expect(cache.usage.bytes == ResponseCache.cost("/v1/tours?b", entry(500, ttl: 60)) + ResponseCache.cost("/v1/tours?c", entry(200, ttl: 30)))
+    }
 }

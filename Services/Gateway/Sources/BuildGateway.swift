@@ -37,7 +37,7 @@ public func buildGateway(
     )
     let upstreams = UpstreamPool(configuration: configuration)
     let rateLimits = EdgeRateLimits(configuration: configuration)
-    let cache = EdgeCache(configuration: configuration)
+    let cache = EdgeCache(configuration: configuration, metrics: metrics.factory)
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory))
@@ -54,7 +54,7 @@ public func buildGateway(
     GatewayOperationalRoutes(readiness: readiness, health: health, metrics: metrics, upstreams: upstreams,
                              openAPI: GatewayService.openAPI).add(to: router)
     try extensions(GatewayRoutes(router: router, verifier: verifier, rateLimits: rateLimits, readiness: readiness, metrics: metrics))
-    return GatewayApplication(responder: ChildTaskResponder(router.buildResponder()), configuration: configuration, logger: logger, readiness: readiness,
+    return GatewayApplication(responder: router.buildResponder(), configuration: configuration, logger: logger, readiness: readiness,
                               metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
                               routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) }, background: background,
                               onServerRunning: onServerRunning)

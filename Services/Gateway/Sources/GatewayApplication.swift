@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// front of the upstreams, the gateway's own routes, and a client idle timeout against slow clients.
 public struct GatewayApplication: ApplicationProtocol {
     /// The router's responder.
-    public typealias Responder = ChildTaskResponder<RouterResponder<ServiceRequestContext>>
+    public typealias Responder = RouterResponder<ServiceRequestContext>
 
     /// The router's responder.
     public let responder: Responder

@@ -50,6 +50,9 @@ extension GatewayBench {
             let records = try await OpenLoopLoad.run(targets: [load], plan: workload.plan(count: rate * warmup, target: 0, seed: seed ^ 0x3A3A),
                                                      rate: Double(rate), timeout: .seconds(Int64(timeout)), on: loop)
             logger.info("warm-up: \(records.plan.count) requests in \(secondsText(records.wallTime)) s, \(records.errors) errors; \(records.latencies())")
+            // The warm-up leaves work behind (its detail views are appended, projected and ingested by analytics);
+            // the overhead pairs measure what the gateway adds to a request, so they start once that work is done.
+            try await settle(processes.map(\.1), logger: logger)
         }
         let overhead = try await measureOverhead(workload, gateway: gateway, direct: direct, loop: loop, logger: logger)
 

@@ -15,19 +15,27 @@ struct CachingBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wher
         var base: Base.AsyncIterator
         let limit: Int
         let onComplete: @Sendable (ByteBuffer) -> Void
-        var copy: ByteBuffer? = ByteBuffer()
+        /// The chunks so far (`nil` once over the limit); joined into one exactly-sized buffer at the end, so a stored
+        /// body holds neither the spare capacity of a growing buffer nor the rest of a network read it was sliced from.
+        var chunks: [ByteBuffer]? = []
+        var bytes = 0
 
         mutating func next() async throws -> ByteBuffer? {
             guard let chunk = try await base.next() else {
-                if let copy { onComplete(copy) }
-                copy = nil
+                if let chunks {
+                    var whole = ByteBufferAllocator().buffer(capacity: bytes)
+                    for chunk in chunks { whole.writeImmutableBuffer(chunk) }
+                    onComplete(whole)
+                }
+                chunks = nil
                 return nil
             }
-            if copy != nil {
-                if copy!.readableBytes + chunk.readableBytes > limit {
-                    copy = nil
+            if chunks != nil {
+                bytes += chunk.readableBytes
+                if bytes > limit {
+                    chunks = nil
                 } else {
-                    copy!.writeImmutableBuffer(chunk)
+                    chunks!.append(chunk)
                 }
             }
             return chunk

@@ -5,7 +5,9 @@ import Synchronization
 /// An in-memory cache of public answers, bounded by entries and bytes; the oldest entries go first.
 ///
 /// All entries share one short TTL (at most 5 minutes), so first-in-first-out eviction is as good as LRU here and
-/// costs O(1).
+/// costs O(1); expired entries at the old end are dropped whenever an answer is stored, so the cache shrinks when
+/// traffic does. An entry's cost is its body, its header text, its key and ``entryOverheadBytes`` of bookkeeping —
+/// what it holds in memory, not only what it sends.
 public final class ResponseCache: Sendable {
     /// Most entries kept.
     public let maximumEntries: Int
@@ -24,6 +26,15 @@ public final class ResponseCache: Sendable {
 
     private let storage = Mutex(Storage())
 
+    /// Bookkeeping bytes counted per entry besides its body, headers and key (the dictionary slot, the header
+    /// storage, the order queue).
+    public static let entryOverheadBytes = 256
+
+    /// What `response` stored under `key` counts against ``maximumBytes``.
+    public static func cost(_ key: String, _ response: CachedResponse) -> Int {
+        response.size + key.utf8.count + entryOverheadBytes
+    }
+
     /// An empty cache with the given bounds.
     public init(maximumEntries: Int, maximumBytes: Int, maximumEntryBytes: Int) {
         self.maximumEntries = maximumEntries
@@ -36,7 +47,7 @@ public final class ResponseCache: Sendable {
         storage.withLock { storage in
             guard let entry = storage.entries[key] else { return nil }
             guard entry.response.expiresAt > now else {
-                storage.bytes -= entry.response.size
+                storage.bytes -= Self.cost(key, entry.response)
                 storage.entries[key] = nil
                 return nil
             }
@@ -46,11 +57,12 @@ public final class ResponseCache: Sendable {
 
     /// Stores `response` under `key` unless it is larger than ``maximumEntryBytes``, evicting the oldest entries to
     /// stay within the bounds.
-    public func store(_ key: String, _ response: CachedResponse) {
-        let size = response.size
-        guard size <= maximumEntryBytes, size <= maximumBytes else { return }
+    public func store(_ key: String, _ response: CachedResponse, now: ContinuousClock.Instant = .now) {
+        let size = Self.cost(key, response)
+        guard response.size <= maximumEntryBytes, size <= maximumBytes else { return }
         storage.withLock { storage in
-            if let old = storage.entries[key] { storage.bytes -= old.response.size }
+            dropExpired(&storage, now: now)
+            if let old = storage.entries[key] { storage.bytes -= Self.cost(key, old.response) }
             let sequence = storage.nextSequence
             storage.nextSequence += 1
             storage.entries[key] = (response, sequence)
@@ -74,10 +86,23 @@ public final class ResponseCache: Sendable {
             let (key, sequence) = storage.order[storage.head]
             storage.head += 1
             if let entry = storage.entries[key], entry.sequence == sequence {
-                storage.bytes -= entry.response.size
+                storage.bytes -= Self.cost(key, entry.response)
                 storage.entries[key] = nil
                 return
             }
+        }
+    }
+
+    /// Drops the expired entries at the old end of the order (and the order's stale slots before them).
+    private func dropExpired(_ storage: inout Storage, now: ContinuousClock.Instant) {
+        while storage.head < storage.order.count {
+            let (key, sequence) = storage.order[storage.head]
+            if let entry = storage.entries[key], entry.sequence == sequence {
+                guard entry.response.expiresAt <= now else { return }
+                storage.bytes -= Self.cost(key, entry.response)
+                storage.entries[key] = nil
+            }
+            storage.head += 1
         }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Metrics
 import ServiceKit
+import Synchronization
 
 /// One JSON access-log line per request (with the request id and trace id of ServiceKit's tracing middleware),
 /// `gateway_request_duration_seconds{method,route,upstream,status}`, a histogram in seconds, and
@@ -18,6 +19,14 @@ struct AccessLogMiddleware: RouterMiddleware {
 
     let table: RouteTable
     let factory: any MetricsFactory
+    /// The duration timers by `method route upstream status` (a bounded set: route templates, not paths), so a request
+    /// does not look its series up in the metrics factory.
+    private let timers = TimerCache()
+
+    init(table: RouteTable, factory: any MetricsFactory) {
+        self.table = table
+        self.factory = factory
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -47,9 +56,8 @@ struct AccessLogMiddleware: RouterMiddleware {
                         since start: ContinuousClock.Instant, cache: String?) {
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        Timer(label: Self.metricName,
-              dimensions: [("method", request.method.rawValue), ("route", route), ("upstream", upstream), ("status", String(status))],
-              factory: factory).recordNanoseconds(nanoseconds)
+        timers.timer(method: request.method.rawValue, route: route, upstream: upstream, status: status, factory: factory)
+            .recordNanoseconds(nanoseconds)
         var metadata: Logger.Metadata = [
             "http_method": .string(request.method.rawValue),
             "http_path": .string(request.uri.path),
@@ -65,5 +73,22 @@ struct AccessLogMiddleware: RouterMiddleware {
             Counter(label: "gateway_cache_requests_total", dimensions: [("result", cache)], factory: factory).increment()
         }
         context.logger.info("access", metadata: metadata)
+    }
+}
+
+/// `gateway_request_duration_seconds` timers, made once per series.
+final class TimerCache: Sendable {
+    private let timers = Mutex<[String: Timer]>([:])
+
+    func timer(method: String, route: String, upstream: String, status: Int, factory: any MetricsFactory) -> Timer {
+        let key = "\(method) \(route) \(upstream) \(status)"
+        return timers.withLock { timers in
+            if let timer = timers[key] { return timer }
+            let timer = Timer(label: AccessLogMiddleware.metricName,
+                              dimensions: [("method", method), ("route", route), ("upstream", upstream), ("status", String(status))],
+                              factory: factory)
+            timers[key] = timer
+            return timer
+        }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
 
 /// One service the gateway forwards to: its base URL, its own HTTP client (so its timeout and connection pool are its
 /// own), its circuit breaker and its retry budget.
@@ -15,8 +16,18 @@ public final class Upstream: Sendable {
     public let breaker: CircuitBreaker
     /// The retries this upstream may still receive.
     public let retryBudget: RetryBudget
-    /// The client; one per upstream.
-    let client: HTTPClient
+    /// One client per event loop of the server's group, each keeping its connections on its own loop.
+    private let clients: [ObjectIdentifier: HTTPClient]
+    /// The client of the first loop, for callers on no loop of the group.
+    private let fallback: HTTPClient
+
+    /// The client whose connections live on the caller's event loop: a request answered on a connection's loop
+    /// (ServiceKit's event-loop server) goes upstream and comes back without leaving that thread. AsyncHTTPClient's
+    /// own pool only *prefers* the caller's loop and, with an idle connection on another loop, takes that one (two
+    /// thread hand-offs per request, ~0.5 ms at p50 on the reference machine).
+    var client: HTTPClient {
+        MultiThreadedEventLoopGroup.currentEventLoop.flatMap { clients[ObjectIdentifier($0)] } ?? fallback
+    }
 
     /// Creates the upstream and its client.
     init(name: String, baseURL: URL, timeout: Duration, breaker: CircuitBreaker, retryBudget: RetryBudget) {
@@ -36,12 +47,21 @@ public final class Upstream: Sendable {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // The gateway propagates `traceparent` itself (ForwardedHeaders); the client's own spans, even into the
+        // no-op tracer, cost ~5 % of the gateway's CPU per proxied request.
+        configuration.tracing.tracer = nil
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        var clients: [ObjectIdentifier: HTTPClient] = [:]
+        for loop in loops {
+            clients[ObjectIdentifier(loop)] = HTTPClient(eventLoopGroupProvider: .shared(loop), configuration: configuration)
+        }
+        self.clients = clients
+        self.fallback = clients[ObjectIdentifier(loops[0])]!
     }
 
-    /// Closes the client's connections.
+    /// Closes the clients' connections.
     func shutdown() async {
-        try? await client.shutdown()
+        for client in clients.values { try? await client.shutdown() }
     }
 }
 

@@ -42,10 +42,18 @@ public struct RouteTable: Sendable {
     static func normalizedSegments(_ path: String) -> [String]? {
         var segments: [String] = []
         for raw in path.split(separator: "/") {
-            guard let decoded = String(raw).removingPercentEncoding?.lowercased(), decoded != ".", decoded != "..",
-                  !decoded.contains("/")
-            else { return nil }
-            segments.append(decoded)
+            // Decoding and case folding only where needed: most paths are plain lower-case ASCII, and Foundation's
+            // percent decoding costs more than the rest of the routing.
+            var segment = String(raw)
+            if raw.utf8.contains(UInt8(ascii: "%")) {
+                guard let decoded = segment.removingPercentEncoding else { return nil }
+                segment = decoded
+            }
+            if segment.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) {
+                segment = segment.lowercased()
+            }
+            guard segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            segments.append(segment)
         }
         return segments
     }

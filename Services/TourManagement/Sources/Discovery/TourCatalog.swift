@@ -54,8 +54,8 @@ public struct TourCatalog: Sendable {
     public func tour(_ id: UUID, includeUnlisted: Bool = false) async throws -> PublishedTour? {
         if let sqlite {
             return try await sqlite.read { db in
-                try Row.fetchOne(db, sql: "SELECT s.*, d.document FROM tour_search s JOIN tour_document d ON d.doc_id = s.doc_id WHERE s.tour_id = ?"
-                                    + (includeUnlisted ? "" : " AND s.listed = 1"), arguments: [id.uuidString.lowercased()])
+                try Row.fetchOne(try db.cachedStatement(sql: "SELECT s.*, d.document FROM tour_search s JOIN tour_document d ON d.doc_id = s.doc_id WHERE s.tour_id = ?"
+                                    + (includeUnlisted ? "" : " AND s.listed = 1")), arguments: [id.uuidString.lowercased()])
                     .map(SQLiteDiscoveryProjection.tour)
             }
         }
@@ -100,10 +100,10 @@ public struct TourCatalog: Sendable {
         let upper = last + "\u{10FFFF}"
         if let sqlite {
             return try await sqlite.read { db in
-                var best = try Int.fetchOne(db, sql: "SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= ? AND term < ?",
+                var best = try Int.fetchOne(try db.cachedStatement(sql: "SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= ? AND term < ?"),
                                             arguments: [last, upper]) ?? 0
                 for term in exact {
-                    best = min(best, try Int.fetchOne(db, sql: "SELECT docs FROM tour_terms WHERE term = ?", arguments: [term]) ?? 0)
+                    best = min(best, try Int.fetchOne(try db.cachedStatement(sql: "SELECT docs FROM tour_terms WHERE term = ?"), arguments: [term]) ?? 0)
                 }
                 return best
             }
@@ -124,7 +124,7 @@ public struct TourCatalog: Sendable {
     func languageIsCommon(_ language: String?) async throws -> Bool {
         guard let language, let sqlite else { return true }
         return try await sqlite.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM tour_language WHERE lang = ? LIMIT 501)", arguments: [language]) ?? 0) > 500
+            (try Int.fetchOne(try db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM tour_language WHERE lang = ? LIMIT 501)"), arguments: [language]) ?? 0) > 500
         }
     }
 
@@ -219,7 +219,7 @@ public struct TourCatalog: Sendable {
         if let sqlite {
             let (statement, binds) = (text, sql.binds)
             return try await sqlite.read { db in
-                try Row.fetchAll(db, sql: statement, arguments: StatementArguments(binds.map(\.sqliteValue))).map {
+                try Row.fetchAll(try db.cachedStatement(sql: statement), arguments: StatementArguments(binds.map(\.sqliteValue))).map {
                     TourMarker(tourId: UUID(uuidString: $0["tour_id"])!, title: $0["title"], start: LatLng(lat: $0["start_lat"], lng: $0["start_lng"]))
                 }
             }
@@ -242,7 +242,7 @@ public struct TourCatalog: Sendable {
     private func fetch(_ text: String, _ binds: [SQLValue], decode: Int) async throws -> (rows: [FetchedRow], hasMore: Bool) {
         if let sqlite {
             return try await sqlite.read { db in
-                let all = try Row.fetchAll(db, sql: text, arguments: StatementArguments(binds.map(\.sqliteValue)))
+                let all = try Row.fetchAll(try db.cachedStatement(sql: text), arguments: StatementArguments(binds.map(\.sqliteValue)))
                 return (try all.prefix(decode).map {
                     FetchedRow(tour: try SQLiteDiscoveryProjection.hit($0), sortKey: $0["sort_key"], distance: $0["distance"])
                 }, all.count > decode)
