@@ -99,6 +99,24 @@ struct CacheTests {
         }
     }
 
+    @Test("/metrics shows what the cache holds: gateway_cache_entries and gateway_cache_bytes")
+    func cacheGauges() async throws {
+        let hits = Hits()
+        try await GatewayHarness.run(upstreams: ["tour-management": Self.counting(hits)]) { (gateway: GatewayHarness) async throws in
+            for path in ["/v1/tours?q=a", "/v1/tours?q=b"] { _ = try await gateway.send(.GET, path) }
+            // The copy is stored when the streamed body ends, just after the client got it.
+            var metrics = ""
+            for _ in 0..<50 {
+                metrics = try await gateway.send(.GET, "/metrics").text
+                if metrics.contains("gateway_cache_entries 2") { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(metrics.contains("gateway_cache_entries 2"))
+            let bytes = metrics.split(separator: "\n").first { $0.hasPrefix("gateway_cache_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            #expect((bytes ?? 0) > Double(2 * ResponseCache.entryOverheadBytes))
+        }
+    }
+
     @Test("the store is bounded by entries and bytes, and oversized answers are not kept")
     func storeIsBounded() {
         let cache = ResponseCache(maximumEntries: 3, maximumBytes: 1_000, maximumEntryBytes: 400)

@@ -35,7 +35,7 @@ public struct GatewayConfiguration: Sendable {
     public var cacheTTL: Duration
     /// Most cached answers (`CACHE_MAX_ENTRIES`, default 10 000).
     public var cacheMaxEntries: Int
-    /// Most cached body bytes in total (`CACHE_MAX_BYTES`, default 64 MiB).
+    /// Most bytes the cached answers may hold (`CACHE_MAX_BYTES`, default 32 MiB; see ``ResponseCache/cost(_:_:)``).
     public var cacheMaxBytes: Int
     /// Largest single cached body (`CACHE_MAX_ENTRY_BYTES`, default 1 MiB); larger answers stream uncached.
     public var cacheMaxEntryBytes: Int
@@ -68,7 +68,7 @@ public struct GatewayConfiguration: Sendable {
         rateLimitMaxKeys: Int = 100_000,
         cacheTTL: Duration = .seconds(30),
         cacheMaxEntries: Int = 10_000,
-        cacheMaxBytes: Int = 64 << 20,
+        cacheMaxBytes: Int = 32 << 20,
         cacheMaxEntryBytes: Int = 1 << 20,
         circuitFailureThreshold: Int = 5,
         circuitOpenDuration: Duration = .seconds(30),
