@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// One service the gateway forwards to: its base URL, its own HTTP client (so its timeout and connection pool are its
-/// own), its circuit breaker and its retry budget.
+/// One service the gateway forwards to: its base URL, its own HTTP clients (one per event loop, so its timeout and
+/// connection pools — up to 64 connections per loop — are its own), its circuit breaker and its retry budget.
 public final class Upstream: Sendable {
     /// The service's name, e.g. `tour-management`.
     public let name: String
@@ -29,7 +29,7 @@ public final class Upstream: Sendable {
         MultiThreadedEventLoopGroup.currentEventLoop.flatMap { clients[ObjectIdentifier($0)] } ?? fallback
     }
 
-    /// Creates the upstream and its client.
+    /// Creates the upstream and its clients.
     init(name: String, baseURL: URL, timeout: Duration, breaker: CircuitBreaker, retryBudget: RetryBudget) {
         self.name = name
         var base = baseURL.absoluteString
