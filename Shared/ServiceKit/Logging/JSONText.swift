@@ -11,21 +11,7 @@ import Darwin
 /// Minimal JSON writing for log lines: strings, metadata as objects and arrays, and timestamps, appended as UTF-8 to
 /// one growing buffer (a log line is built without intermediate strings: the gateway writes one per request).
 enum JSONText {
-    /// `value` as a JSON string literal, escaping quotes, backslashes, control characters and U+2028/U+2029.
-    static func quoted(_ value: String) -> String {
-        var bytes: [UInt8] = []
-        appendQuoted(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Metadata as a JSON object with keys sorted, so lines are stable.
-    static func object(_ metadata: Logger.Metadata) -> String {
-        var bytes: [UInt8] = []
-        appendObject(metadata, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends `value` as a JSON string literal.
+    /// Appends `value` as a JSON string literal, escaping quotes, backslashes, control characters and U+2028/U+2029.
     static func appendQuoted(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value

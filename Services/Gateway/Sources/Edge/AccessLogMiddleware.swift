@@ -22,10 +22,15 @@ struct AccessLogMiddleware: RouterMiddleware {
     /// The duration timers by `method route upstream status` (a bounded set: route templates, not paths), so a request
     /// does not look its series up in the metrics factory.
     private let timers = TimerCache()
+    /// `gateway_cache_requests_total{result}` for `hit` and `miss`, made once.
+    private let cacheCounters: [String: Counter]
 
     init(table: RouteTable, factory: any MetricsFactory) {
         self.table = table
         self.factory = factory
+        cacheCounters = Dictionary(uniqueKeysWithValues: ["hit", "miss"].map {
+            ($0, Counter(label: "gateway_cache_requests_total", dimensions: [("result", $0)], factory: factory))
+        })
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -70,7 +75,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         ]
         if let cache {
             metadata["cache"] = .string(cache)
-            Counter(label: "gateway_cache_requests_total", dimensions: [("result", cache)], factory: factory).increment()
+            cacheCounters[cache]?.increment()
         }
         context.logger.info("access", metadata: metadata)
     }

@@ -19,14 +19,16 @@ public struct EdgeCache: Sendable {
     /// Longest time an answer is served.
     public let ttl: Duration
 
-    /// Where `gateway_cache_entries` and `gateway_cache_bytes` (what the store holds, by ``ResponseCache/cost(_:_:)``)
-    /// go after each store.
-    let metrics: (any MetricsFactory)?
+    /// `gateway_cache_entries` and `gateway_cache_bytes` (what the store holds, by ``ResponseCache/cost(_:_:)``),
+    /// recorded after each store; `nil` without a metrics factory.
+    let gauges: (entries: Gauge, bytes: Gauge)?
 
     /// A cache with the configured bounds; `nil` when the TTL is 0.
     public init?(configuration: GatewayConfiguration, metrics: (any MetricsFactory)? = nil) {
         guard configuration.cacheTTL > .zero else { return nil }
-        self.metrics = metrics
+        self.gauges = metrics.map {
+            (Gauge(label: "gateway_cache_entries", factory: $0), Gauge(label: "gateway_cache_bytes", factory: $0))
+        }
         store = ResponseCache(maximumEntries: configuration.cacheMaxEntries, maximumBytes: configuration.cacheMaxBytes,
                               maximumEntryBytes: configuration.cacheMaxEntryBytes)
         ttl = configuration.cacheTTL
@@ -53,14 +55,14 @@ public struct EdgeCache: Sendable {
         if let lifetime = CacheRules.storableDuration(status: answer.status, headers: answer.headers, ttl: ttl) {
             var stored = answer.headers
             for name in Self.perRequestFields { stored[name] = nil }
-            let store = store, headers = stored, metrics = metrics
+            let store = store, headers = stored, gauges = gauges
             let body = CachingBody(base: answer.body, limit: store.maximumEntryBytes) { bytes in
                 let storedAt = ContinuousClock.now
                 store.store(key, CachedResponse(headers: headers, body: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime), now: storedAt)
-                if let metrics {
+                if let gauges {
                     let usage = store.usage
-                    Gauge(label: "gateway_cache_entries", factory: metrics).record(usage.entries)
-                    Gauge(label: "gateway_cache_bytes", factory: metrics).record(usage.bytes)
+                    gauges.entries.record(usage.entries)
+                    gauges.bytes.record(usage.bytes)
                 }
             }
             response = Response(status: answer.status, headers: answer.headers, body: ResponseBody(asyncSequence: body))
