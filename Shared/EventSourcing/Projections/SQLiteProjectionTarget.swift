@@ -2,6 +2,9 @@ import Foundation
 import GRDB
 
 /// Writes a ``SQLiteProjection`` into a SQLite database, with its checkpoint in the same transaction as its rows.
+///
+/// Batches and rebuilds commit with ``SQLiteServiceDatabase/writeDerived(_:)`` (no `fsync`): the read model is derived
+/// from the log in the same file, so a power loss can only rewind it to an earlier checkpoint, from which it replays.
 public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTarget {
     /// The database holding the read model (often the same file as the service's log).
     public let database: SQLiteServiceDatabase
@@ -32,7 +35,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
 
     public func apply(_ events: [EventEnvelope]) async throws -> Int64 {
         let projection = projection
-        return try await database.write { db in
+        return try await database.writeDerived { db in
             guard let stored = try SQLiteCheckpoints.load(projection.checkpointName, db) else {
                 throw ProjectionFailure(projection: projection.name, eventPosition: events.first?.position ?? 0,
                                         eventType: "-", reason: "checkpoint missing: prepare() was not called")
@@ -52,7 +55,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
 
     public func beginRebuild() async throws -> ProjectionTables {
         let projection = projection
-        return try await database.write { db in
+        return try await database.writeDerived { db in
             let generation = (try SQLiteCheckpoints.load(projection.checkpointName, db)?.generation ?? 0) + 1
             let tables = ProjectionTables(generation: generation, isRebuild: true)
             for table in projection.tables {
@@ -65,14 +68,14 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
 
     public func applyToRebuild(_ events: [EventEnvelope], tables: ProjectionTables) async throws {
         let projection = projection
-        try await database.write { db in
+        try await database.writeDerived { db in
             for event in events { try Self.apply(projection, event, db, tables) }
         }
     }
 
     public func finishRebuild(_ events: [EventEnvelope], tables: ProjectionTables, position: Int64) async throws {
         let projection = projection
-        try await database.write { db in
+        try await database.writeDerived { db in
             for event in events { try Self.apply(projection, event, db, tables) }
             let live = ProjectionTables(generation: tables.generation, isRebuild: false)
             for table in projection.tables {

@@ -1,5 +1,6 @@
 import EventSourcing
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Event store conformance: appends")
@@ -131,6 +132,26 @@ struct EventStoreAppendTests {
             guard case .sqlite(let db) = connection else { return }
             let level = try db.writerSynchronousLevel()
             #expect(level == 2)
+        }
+        await database.drop()
+    }
+
+    @Test("a derived write commits without fsync (NORMAL) and leaves the writer at FULL, also when it fails")
+    func sqliteDerivedWritesRestoreFullSynchronous() async throws {
+        struct Refused: Error {}
+        let database = TestDatabase(.sqlite)
+        try await database.withStore { store, connection in
+            guard case .sqlite(let db) = connection else { return }
+            let inside = try await db.writeDerived { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+            #expect(inside == 1)
+            #expect(try db.writerSynchronousLevel() == 2)
+            await #expect(throws: Refused.self) {
+                try await db.writeDerived { _ -> Int in throw Refused() }
+            }
+            #expect(try db.writerSynchronousLevel() == 2)
+            // Appends after a derived write are durable again.
+            try await store.append([.note("after")], to: "s", expectedVersion: .any)
+            #expect(try db.writerSynchronousLevel() == 2)
         }
         await database.drop()
     }
