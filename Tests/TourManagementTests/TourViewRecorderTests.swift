@@ -67,6 +67,32 @@ struct TourViewRecorderTests {
         }
     }
 
+    @Test("queued views gather for the linger, then are written together")
+    func linger() async throws {
+        try await NotificationTests.withStorage(.sqlite) { storage in
+            let store = AnyEventStore(storage.store)
+            let recorder = TourViewRecorder(store: store, logger: MediaTestSupport.quiet, linger: .seconds(2))
+            let group = ServiceGroup(services: [recorder], logger: MediaTestSupport.quiet)
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                while !recorder.isRunning { try await Task.sleep(for: .milliseconds(1)) }
+                let tours = (0..<30).map { _ in UUID.v4() }
+                let clock = ContinuousClock(), start = clock.now
+                for tour in tours {
+                    await recorder.record(tour: tour, guide: Self.guide, viewer: "client:z", user: nil, at: Self.hour)
+                }
+                // The first view rang the writer, which now waits for more: nothing is in the log yet.
+                #expect(try await views(store).isEmpty)
+                await recorder.flush()
+                #expect(clock.now - start >= .seconds(2))
+                let written = try await store.readAll(after: 0, limit: 100).filter { $0.eventType == TourViewed.eventType }
+                #expect(Set(try written.map { try $0.decode(TourViewed.self).tourId }) == Set(tours))
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+    }
+
     @Test("a full queue makes record write inline, so the queue stays bounded")
     func bounded() async throws {
         try await NotificationTests.withStorage(.sqlite) { storage in

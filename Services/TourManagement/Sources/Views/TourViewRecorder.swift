@@ -16,8 +16,11 @@ import Synchronization
 /// counts stay exact within an hour.
 ///
 /// A view is written off the request's path: ``record(tour:guide:viewer:user:at:)`` queues it and the page is served
-/// without waiting for a durable commit; the recorder, run as a background service, appends what is queued — all of it
-/// at once, so the store's group commit makes one transaction of many views. When more than ``capacity`` views wait
+/// without waiting for a durable commit; the recorder, run as a background service, lets views gather for ``linger``
+/// after the first one arrives, then appends what is queued — all of it at once, so the store's group commit makes one
+/// transaction of many views. Every commit wakes each projection, relay and feed reader of the log; without the linger a
+/// busy catalogue made one commit per view (hundreds a second) and that wake-up work cost more than serving the pages.
+/// When more than ``capacity`` views wait
 /// (the store is slow), a view is written before its page is served instead, so the queue stays bounded. Graceful
 /// shutdown (the HTTP server has drained first) writes everything queued; a crash loses at most the views queued in the
 /// last moments — views are counted, never acknowledged to anyone.
@@ -26,6 +29,8 @@ public final class TourViewRecorder: Service, Sendable {
     let logger: Logger
     /// Most views waiting to be written before `record` writes inline.
     public let capacity: Int
+    /// How long the first queued view waits for others before the queue is written.
+    public let linger: Duration
     private let clientKey = SymmetricKey(size: .bits256)
     private let recent = Mutex<(hour: Int64, keys: Set<String>)>((0, []))
     private let queue = Mutex<Queue>(Queue())
@@ -45,10 +50,11 @@ public final class TourViewRecorder: Service, Sendable {
         var running = false
     }
 
-    public init(store: AnyEventStore, logger: Logger, capacity: Int = 10_000) {
+    public init(store: AnyEventStore, logger: Logger, capacity: Int = 10_000, linger: Duration = .milliseconds(50)) {
         self.store = store
         self.logger = logger
         self.capacity = capacity
+        self.linger = linger
         (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -107,6 +113,9 @@ public final class TourViewRecorder: Service, Sendable {
         queue.withLock { $0.running = true }
         await withGracefulShutdownHandler {
             for await _ in doorbell.cancelOnGracefulShutdown() {
+                if queue.withLock({ $0.pending.count }) < Self.batchSize {
+                    try? await Task.sleep(for: linger)
+                }
                 await writeQueued()
             }
         } onGracefulShutdown: {
