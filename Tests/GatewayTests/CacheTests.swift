@@ -117,6 +117,15 @@ struct CacheTests {
         }
     }
 
+    @Test("a stored body holds exactly its bytes (a ByteBuffer would round 10,001 up to 16,384), and is served whole")
+    func storedBodiesAreExactlySized() {
+        let network = ByteBuffer(repeating: 7, count: 10_001)
+        let entry = CachedResponse(headers: [:], body: network, storedAt: .now, expiresAt: .now + .seconds(30))
+        #expect(entry.bytes.count == 10_001)
+        #expect(entry.bytes.capacity < 10_001 + 64, "capacity \(entry.bytes.capacity)")
+        #expect(entry.body == network)
+    }
+
     @Test("the store is bounded by entries and bytes, and oversized answers are not kept")
     func storeIsBounded() {
         let cache = ResponseCache(maximumEntries: 3, maximumBytes: 1_000, maximumEntryBytes: 400)

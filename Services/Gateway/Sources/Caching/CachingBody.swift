@@ -9,22 +9,24 @@ struct CachingBody<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable wher
 
     let base: Base
     let limit: Int
-    let onComplete: @Sendable (ByteBuffer) -> Void
+    let onComplete: @Sendable ([UInt8]) -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
         let limit: Int
-        let onComplete: @Sendable (ByteBuffer) -> Void
-        /// The chunks so far (`nil` once over the limit); joined into one exactly-sized buffer at the end, so a stored
-        /// body holds neither the spare capacity of a growing buffer nor the rest of a network read it was sliced from.
+        let onComplete: @Sendable ([UInt8]) -> Void
+        /// The chunks so far (`nil` once over the limit); joined into one exactly-sized array at the end, so a stored
+        /// body holds neither the spare capacity of a growing (or power-of-two) buffer nor the rest of a network read
+        /// it was sliced from.
         var chunks: [ByteBuffer]? = []
         var bytes = 0
 
         mutating func next() async throws -> ByteBuffer? {
             guard let chunk = try await base.next() else {
                 if let chunks {
-                    var whole = ByteBufferAllocator().buffer(capacity: bytes)
-                    for chunk in chunks { whole.writeImmutableBuffer(chunk) }
+                    var whole: [UInt8] = []
+                    whole.reserveCapacity(bytes)
+                    for chunk in chunks { whole.append(contentsOf: chunk.readableBytesView) }
                     onComplete(whole)
                 }
                 chunks = nil

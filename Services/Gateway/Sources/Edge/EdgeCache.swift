@@ -47,7 +47,7 @@ public struct EdgeCache: Sendable {
             var headers = hit.headers
             headers[Self.xCache] = "hit"
             headers[.age] = String((now - hit.storedAt).components.seconds)
-            headers[.contentLength] = String(hit.body.readableBytes)
+            headers[.contentLength] = String(hit.bytes.count)
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: hit.body))
         }
         let answer = try await fetch()
@@ -58,7 +58,7 @@ public struct EdgeCache: Sendable {
             let store = store, headers = stored, gauges = gauges
             let body = CachingBody(base: answer.body, limit: store.maximumEntryBytes) { bytes in
                 let storedAt = ContinuousClock.now
-                store.store(key, CachedResponse(headers: headers, body: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime), now: storedAt)
+                store.store(key, CachedResponse(headers: headers, bytes: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime), now: storedAt)
                 if let gauges {
                     let usage = store.usage
                     gauges.entries.record(usage.entries)
