@@ -34,21 +34,25 @@ public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata
     /// Metadata computed per line (e.g. from task-locals).
     public var metadataProvider: Logger.MetadataProvider?
-    /// `nil`: standard output, written as bytes.
+    /// `nil`: ``output``, written as bytes.
     private let sink: Sink?
+    /// Where lines go without a sink (standard output in services): buffered, warnings and worse written at once.
+    private let output: LogOutput
 
-    /// Creates a handler writing to `sink`, or to standard output when `nil`.
+    /// Creates a handler writing to `sink`, or to `output` when `nil`.
     public init(
         label: String,
         logLevel: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = nil,
-        sink: Sink? = nil
+        sink: Sink? = nil,
+        output: LogOutput = .standardOutput
     ) {
         self.label = label
         self.logLevel = logLevel
         self.metadata = [:]
         self.metadataProvider = metadataProvider
         self.sink = sink
+        self.output = output
     }
 
     /// Reads or writes one metadata value of this logger.
@@ -90,25 +94,7 @@ public struct JSONLogHandler: LogHandler {
             sink(String(decoding: line, as: UTF8.self))
         } else {
             line.append(UInt8(ascii: "\n"))
-            Self.writeToStandardOutput(line)
-        }
-    }
-
-    /// Writes `bytes` (a line and its newline) to standard output in one `write`, so concurrent lines never interleave
-    /// (retried when interrupted or short).
-    static func writeToStandardOutput(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return  // stdout closed or full: drop the line rather than crash the service
-                }
-            }
+            output.write(line, urgent: event.level >= .warning)
         }
     }
 }
