@@ -14,6 +14,7 @@ extension GatewayBench {
         }
         logger.info("mixed load: \(plan.count) requests at \(rate)/s over \(connections) connections (clients 127.\(ClientBlock.load).x.y)")
         let cpuBefore = ProcessResources.cpuTime()
+        let hostBefore = ProcessResources.hostCPU()
         let platformBefore = processes.map { ProcessResources.cpuTime(pid: $0.1) ?? .zero }
         let records = try await OpenLoopLoad.run(targets: [target], plan: plan, rate: Double(rate), timeout: .seconds(Int64(timeout)), on: loop)
         report(records, clientCPU: ProcessResources.cpuTime() - cpuBefore, logger: logger)
@@ -24,7 +25,7 @@ extension GatewayBench {
         let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
         logger.info("""
             platform CPU during the load (share of one core): \(shares.joined(separator: ", ")); load average \(loadAverage) \
-            on \(ProcessInfo.processInfo.activeProcessorCount) cores
+            on \(ProcessInfo.processInfo.activeProcessorCount) cores\(Self.steal(since: hostBefore))
             """)
         return records
     }
@@ -49,10 +50,11 @@ extension GatewayBench {
             let order = index.isMultiple(of: 2) ? [0, 1] : [1, 0]
             return order.map { PlannedRequest(target: $0, path: request.path, kind: request.kind) }
         }
+        let hostBefore = ProcessResources.hostCPU()
         let records = try await OpenLoopLoad.run(targets: targets, plan: plan, rate: Double(overheadRate),
                                                  timeout: .seconds(Int64(timeout)), on: loop)
         let direct = records.latencies { $0.target == 0 }, proxied = records.latencies { $0.target == 1 }
-        logger.info("overhead: direct \(direct)")
+        logger.info("overhead: direct \(direct)\(Self.steal(since: hostBefore))")
         logger.info("overhead: gateway \(proxied)")
         for kind in RequestKind.allCases {
             let d = records.latencies { $0.target == 0 && $0.kind == kind }, g = records.latencies { $0.target == 1 && $0.kind == kind }
@@ -61,6 +63,13 @@ extension GatewayBench {
         if records.errors > 0 { logger.warning("overhead: \(records.errors) errors \(records.errorBreakdown): \(records.errorSamples(3))") }
         if records.cacheHits > 0 { logger.warning("overhead: \(records.cacheHits) answers came from the gateway's cache despite no-cache") }
         return proxied.percentile(0.5) - direct.percentile(0.5)
+    }
+
+    /// `; host steal N %` since `before`: CPU time the hypervisor gave to other guests while this machine wanted it (a
+    /// busy shared host slows every figure, the direct calls included); empty without `/proc/stat`.
+    static func steal(since before: ProcessResources.HostCPU?) -> String {
+        guard let before, let now = ProcessResources.hostCPU() else { return "" }
+        return "; host steal \(String(format: "%.1f", now.stealPercent(since: before))) % of CPU time"
     }
 
     /// Progress lines of the mixed load: per kind, the client's own lateness and CPU, errors.

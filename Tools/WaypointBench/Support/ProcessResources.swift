@@ -28,6 +28,29 @@ enum ProcessResources {
         return .milliseconds((user + system) * 1_000 / max(1, ticksPerSecond))
     }
 
+    /// The machine's CPU time counters (first line of `/proc/stat`, all CPUs, clock ticks).
+    struct HostCPU {
+        /// Every state together.
+        var total: Int64
+        /// `steal`: time a virtual CPU wanted to run while the hypervisor ran something else (other guests).
+        var steal: Int64
+
+        /// The share of CPU time stolen between `earlier` and this sample, in percent.
+        func stealPercent(since earlier: HostCPU) -> Double {
+            Double(steal - earlier.steal) / Double(max(1, total - earlier.total)) * 100
+        }
+    }
+
+    /// The machine's CPU counters now, or `nil` without `/proc/stat`.
+    static func hostCPU() -> HostCPU? {
+        guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = stat.split(separator: "\n").first, line.hasPrefix("cpu ") else { return nil }
+        // user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user already)
+        let values = line.split(separator: " ").dropFirst().compactMap { Int64($0) }
+        guard values.count >= 8 else { return nil }
+        return HostCPU(total: values.prefix(8).reduce(0, +), steal: values[7])
+    }
+
     /// A field of `/proc/<pid>/status` in kibibytes (`VmRSS`, `VmHWM`), or `nil` when the process or field is gone.
     static func statusKibibytes(_ field: String, pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
