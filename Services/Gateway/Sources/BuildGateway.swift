@@ -40,13 +40,13 @@ public func buildGateway(
     let cache = EdgeCache(configuration: configuration, metrics: metrics.factory)
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
-    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory))
+    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: rateLimits.clients))
     router.add(middleware: CORSMiddleware(origins: configuration.corsOrigins))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: GatewayMiddleware(
         table: routeTable,
         authentication: AuthenticationMiddleware(verifier: verifier, requirement: .optional),
-        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, metrics: metrics.factory),
+        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: rateLimits.clients, metrics: metrics.factory),
         maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
     ))
     let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,

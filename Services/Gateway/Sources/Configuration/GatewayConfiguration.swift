@@ -47,6 +47,9 @@ public struct GatewayConfiguration: Sendable {
     public var retryBudgetPercent: Int
     /// Retries allowed per second and upstream regardless of traffic (`RETRY_MIN_PER_SECOND`, default 1).
     public var retryMinPerSecond: Int
+    /// Proxies in front of the gateway whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`, comma-separated
+    /// addresses or CIDR blocks; default none: the gateway is the edge). See ``ClientAddressResolver``.
+    public var trustedProxies: [IPNetwork]
     /// Origins allowed to call from browsers (`CORS_ORIGINS`, comma-separated; `*` for any; default none).
     public var corsOrigins: [String]
     /// Time a client connection may send nothing — mid-request or between requests — before it is closed
@@ -74,6 +77,7 @@ public struct GatewayConfiguration: Sendable {
         circuitOpenDuration: Duration = .seconds(30),
         retryBudgetPercent: Int = 10,
         retryMinPerSecond: Int = 1,
+        trustedProxies: [IPNetwork] = [],
         corsOrigins: [String] = [],
         clientIdleTimeout: Duration = .seconds(30),
         requiredServices: [String] = ["auth", "tour-management", "analytics"]
@@ -94,6 +98,7 @@ public struct GatewayConfiguration: Sendable {
         self.circuitOpenDuration = circuitOpenDuration
         self.retryBudgetPercent = retryBudgetPercent
         self.retryMinPerSecond = retryMinPerSecond
+        self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.clientIdleTimeout = clientIdleTimeout
         self.requiredServices = requiredServices
@@ -136,6 +141,7 @@ public struct GatewayConfiguration: Sendable {
         configuration.circuitOpenDuration = try reader.seconds("CIRCUIT_OPEN_SECONDS", default: defaults.circuitOpenDuration, minimum: 0.01)
         configuration.retryBudgetPercent = try reader.integer("RETRY_BUDGET_PERCENT", default: defaults.retryBudgetPercent, in: 0...100)
         configuration.retryMinPerSecond = try reader.integer("RETRY_MIN_PER_SECOND", default: defaults.retryMinPerSecond, in: 0...1000)
+        configuration.trustedProxies = try readTrustedProxies(reader)
         configuration.corsOrigins = list(reader.string("CORS_ORIGINS", default: ""))
         configuration.clientIdleTimeout = try reader.seconds("CLIENT_IDLE_TIMEOUT_SECONDS", default: defaults.clientIdleTimeout, minimum: 0.1)
         configuration.requiredServices = try readRequiredServices(reader, default: defaults.requiredServices)
@@ -148,6 +154,17 @@ public struct GatewayConfiguration: Sendable {
             throw ConfigurationError(key: key, value: raw, expected: "a number of seconds between 0 and 300")
         }
         return ttl
+    }
+
+    private static func readTrustedProxies(_ reader: EnvironmentReader) throws -> [IPNetwork] {
+        guard let (key, raw) = reader.value("TRUSTED_PROXIES") else { return [] }
+        return try list(raw).map { entry in
+            guard let network = IPNetwork(entry) else {
+                throw ConfigurationError(key: key, value: raw,
+                                         expected: "a comma-separated list of IP addresses or CIDR blocks (10.0.0.0/8, 2001:db8::/32); \(entry) is not one")
+            }
+            return network
+        }
     }
 
     private static func readRequiredServices(_ reader: EnvironmentReader, default defaultValue: [String]) throws -> [String] {

@@ -19,15 +19,18 @@ struct AccessLogMiddleware: RouterMiddleware {
 
     let table: RouteTable
     let factory: any MetricsFactory
+    /// Who the client is (`client_ip`).
+    let clients: ClientAddressResolver
     /// The duration timers by `method route upstream status` (a bounded set: route templates, not paths), so a request
     /// does not look its series up in the metrics factory.
     private let timers = TimerCache()
     /// `gateway_cache_requests_total{result}` for `hit` and `miss`, made once.
     private let cacheCounters: [String: Counter]
 
-    init(table: RouteTable, factory: any MetricsFactory) {
+    init(table: RouteTable, factory: any MetricsFactory, clients: ClientAddressResolver) {
         self.table = table
         self.factory = factory
+        self.clients = clients
         cacheCounters = Dictionary(uniqueKeysWithValues: ["hit", "miss"].map {
             ($0, Counter(label: "gateway_cache_requests_total", dimensions: [("result", $0)], factory: factory))
         })
@@ -70,7 +73,7 @@ struct AccessLogMiddleware: RouterMiddleware {
             "duration_ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
             "route": .string(route),
             "upstream": .string(upstream),
-            "client_ip": .string(context.remoteAddress ?? "unknown"),
+            "client_ip": .string(clients.client(of: request, context: context)),
             "traceparent": .string(context.traceparent),
         ]
         if let cache {

@@ -5,16 +5,20 @@ import ServiceKit
 /// The two rate limits of the edge: per client IP on `/v1/auth/*` (policy `auth`) and per user — per IP when anonymous —
 /// everywhere else (policy `default`).
 ///
-/// The client IP is the TCP peer's address: the gateway is the edge, so a client's own `X-Forwarded-For` is not believed.
+/// The client IP comes from ``ClientAddressResolver``: the TCP peer's address, or the client a trusted proxy in front of
+/// the gateway names in `X-Forwarded-For`; a client's own `X-Forwarded-For` is never believed.
 public struct EdgeRateLimits: Sendable {
     /// The limiter of `/v1/auth/*`; `nil` when disabled.
     public let authentication: RateLimiter?
     /// The limiter of every other route; `nil` when disabled.
     public let general: RateLimiter?
+    /// Who the client is.
+    public let clients: ClientAddressResolver
 
     /// Limiters from the configured quotas (0 disables a limit).
     public init(configuration: GatewayConfiguration) {
         let keys = configuration.rateLimitMaxKeys
+        clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
         authentication = configuration.authRatePerMinute > 0
             ? RateLimiter(policy: .init(name: "auth", quota: configuration.authRatePerMinute), maximumKeys: keys) : nil
         general = configuration.ratePerMinute > 0
@@ -29,7 +33,7 @@ public struct EdgeRateLimits: Sendable {
     ) async throws -> Response {
         let isAuthentication = RoutePolicies.isAuthentication(path: request.uri.path)
         guard let limiter = isAuthentication ? authentication : general else { return try await next(request, context) }
-        let client = context.remoteAddress ?? "unknown"
+        let client = clients.client(of: request, context: context)
         let key = isAuthentication ? "ip:\(client)" : (context.identity.map { "user:\($0.subject)" } ?? "ip:\(client)")
         let decision = limiter.consume(key)
         guard decision.allowed else {

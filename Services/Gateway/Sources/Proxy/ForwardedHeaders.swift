@@ -22,13 +22,12 @@ enum ForwardedHeaders {
     /// The request fields for the upstream: the client's end-to-end fields (`Authorization`, `Range`, `If-None-Match`,
     /// `Accept`, …) plus `X-Forwarded-For`/`Forwarded` naming the client, the request id and a child span of this
     /// request's trace.
-    static func upstreamRequest(_ request: Request, context: ServiceRequestContext) -> HTTPHeaders {
+    static func upstreamRequest(_ request: Request, context: ServiceRequestContext, client: String) -> HTTPHeaders {
         let removed = hopByHop.union(edgeOwned).union(connectionNamed(request.headers))
         var headers = HTTPHeaders()
         for field in request.headers where !removed.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        let client = context.remoteAddress ?? "unknown"
         let host = request.head.authority
         headers.add(name: "X-Forwarded-For", value: client)
         headers.add(name: "X-Forwarded-Proto", value: "http")

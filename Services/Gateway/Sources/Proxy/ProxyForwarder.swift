@@ -14,6 +14,8 @@ import Synchronization
 /// Every attempt asks the upstream's ``CircuitBreaker`` first and reports its outcome to it.
 struct ProxyForwarder: Sendable {
     let upstreams: UpstreamPool
+    /// Who the client is (the `X-Forwarded-For`/`Forwarded` sent upstream).
+    let clients: ClientAddressResolver
     /// Where `gateway_upstream_failures_total{upstream,kind}` and `gateway_upstream_retries_total{upstream}` go.
     let metrics: any MetricsFactory
     /// Pause before the retry, so a restarting service gets a moment.
@@ -107,7 +109,7 @@ struct ProxyForwarder: Sendable {
             : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
         var outgoing = HTTPClientRequest(url: upstream.baseURL + target)
         outgoing.method = .init(rawValue: request.method.rawValue)
-        outgoing.headers = ForwardedHeaders.upstreamRequest(request, context: context)
+        outgoing.headers = ForwardedHeaders.upstreamRequest(request, context: context, client: clients.client(of: request, context: context))
         if Self.hasBody(request) {
             let length = request.headers[.contentLength].flatMap(Int64.init)
             outgoing.body = .stream(ObservedBody(base: request.body, failure: bodyFailure), length: length.map { .known($0) } ?? .unknown)
