@@ -14,7 +14,7 @@ import Darwin
 /// A line is appended to a buffer and the caller goes on; everything that gathered is written in one `write` at most
 /// ``interval`` after the first of it. The gateway logs every request: one `write` per line put a system call and a
 /// wake-up of the reading process (the launcher, a container runtime) on every request's path — ~0.1 ms of the
-/// gateway's overhead at p50 on the reference machine. Lines at ``urgentLevel`` or above (warnings, errors) are
+/// gateway's overhead at p50 on the reference machine. Urgent lines (the JSON handler's warnings and errors) are
 /// written at once, together with everything before them, so the lines that explain a failure are out before it
 /// can take the process down; so is a buffer over ``limit`` bytes (the caller then waits for the `write`: a reader
 /// that cannot keep up slows the writers instead of growing memory). The process's exit (`exit`, or returning from
@@ -29,64 +29,132 @@ public final class LogOutput: Sendable {
     }()
 
     /// The descriptor written to.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: Int32 { core.fileDescriptor }
     /// Longest time a line waits in the buffer.
-    public let interval: Duration
+    public var interval: Duration { core.interval }
     /// Buffered bytes that make the next line write at once.
-    public let limit: Int
+    public var limit: Int { core.limit }
 
-    private struct Pending {
-        var bytes: [UInt8] = []
-        /// Whether a write of the buffer is scheduled.
-        var scheduled = false
-    }
-
-    private let pending = Mutex(Pending())
-    /// Held while taking the buffer and writing it, so writes keep the buffer's order.
-    private let writing = Mutex(())
-    private let queue = DispatchQueue(label: "waypoint.log-output")
+    private let core: Core
 
     /// An output to `fileDescriptor` (not closed by it).
     public init(fileDescriptor: Int32, interval: Duration = .milliseconds(20), limit: Int = 256 * 1024) {
-        self.fileDescriptor = fileDescriptor
-        self.interval = interval
-        self.limit = limit
+        core = Core(fileDescriptor: fileDescriptor, interval: interval, limit: limit)
+    }
+
+    deinit {
+        core.close()
     }
 
     /// Queues `line` (with its newline); writes at once, with everything queued before it, when `urgent` or when the
     /// buffer is over ``limit``.
     public func write(_ line: [UInt8], urgent: Bool = false) {
-        enum Next { case none, schedule, flush }
-        let next = pending.withLock { pending -> Next in
-            pending.bytes.append(contentsOf: line)
-            if urgent || pending.bytes.count >= limit { return .flush }
-            if pending.scheduled { return .none }
-            pending.scheduled = true
-            return .schedule
-        }
-        switch next {
-        case .none:
-            break
-        case .flush:
-            flush()
-        case .schedule:
-            let (seconds, attoseconds) = interval.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-                self.pending.withLock { $0.scheduled = false }
-                self.flush()
-            }
-        }
+        core.write(line, urgent: urgent)
     }
 
     /// Writes everything queued now.
     public func flush() {
-        writing.withLock { _ in
-            let bytes = pending.withLock { pending in
-                defer { pending.bytes.removeAll(keepingCapacity: pending.bytes.capacity <= limit) }
-                return pending.bytes
+        core.flush()
+    }
+
+    /// The buffer and its writer thread. The thread is its own (started with the first buffered line), not a
+    /// Dispatch or NIO worker: a busy or blocked pool must not hold log lines back. It sleeps on a semaphore until a
+    /// line arrives in an empty buffer, waits ``interval``, writes, and ends when the output goes away.
+    final class Core: Sendable {
+        let fileDescriptor: Int32
+        let interval: Duration
+        let limit: Int
+
+        private struct Pending {
+            var bytes: [UInt8] = []
+            /// Whether the writer thread was woken for what is in the buffer.
+            var scheduled = false
+            var threadStarted = false
+            var closed = false
+        }
+
+        private let pending = Mutex(Pending())
+        /// Held while taking the buffer and writing it, so writes keep the buffer's order.
+        private let writing = Mutex(())
+        private let wake = DispatchSemaphore(value: 0)
+
+        init(fileDescriptor: Int32, interval: Duration, limit: Int) {
+            self.fileDescriptor = fileDescriptor
+            self.interval = interval
+            self.limit = limit
+        }
+
+        func write(_ line: [UInt8], urgent: Bool) {
+            enum Next { case none, wake, startAndWake, flush }
+            let next = pending.withLock { pending -> Next in
+                pending.bytes.append(contentsOf: line)
+                if urgent || pending.bytes.count >= limit || pending.closed { return .flush }
+                if pending.scheduled { return .none }
+                pending.scheduled = true
+                if pending.threadStarted { return .wake }
+                pending.threadStarted = true
+                return .startAndWake
             }
-            Self.writeAll(bytes, to: fileDescriptor)
+            switch next {
+            case .none:
+                break
+            case .flush:
+                flush()
+            case .wake:
+                wake.signal()
+            case .startAndWake:
+                startThread()
+                wake.signal()
+            }
+        }
+
+        func flush() {
+            writing.withLock { _ in
+                let bytes = pending.withLock { pending in
+                    defer { pending.bytes.removeAll(keepingCapacity: pending.bytes.capacity <= limit) }
+                    return pending.bytes
+                }
+                if !bytes.isEmpty { LogOutput.writeAll(bytes, to: fileDescriptor) }
+            }
+        }
+
+        /// Writes what is left and lets the thread end.
+        func close() {
+            pending.withLock { $0.closed = true }
+            flush()
+            wake.signal()
+        }
+
+        private func runThread() {
+            let (seconds, attoseconds) = interval.components
+            var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            while true {
+                wake.wait()
+                if pending.withLock({ $0.closed }) { return }
+                var remaining = timespec()
+                while nanosleep(&pause, &remaining) != 0 && errno == EINTR { pause = remaining }
+                pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                pending.withLock { $0.scheduled = false }
+                flush()
+            }
+        }
+
+        private func startThread() {
+            let retained = Unmanaged.passRetained(self).toOpaque()
+            var thread = pthread_t()
+            let started = pthread_create(&thread, nil, { argument in
+                let core = Unmanaged<Core>.fromOpaque(argument!).takeRetainedValue()
+                core.runThread()
+                return nil
+            }, retained)
+            if started == 0 {
+                pthread_detach(thread)
+            } else {
+                // No thread: write every line at once from now on.
+                Unmanaged<Core>.fromOpaque(retained).release()
+                pending.withLock { $0.closed = true }
+                flush()
+            }
         }
     }
 
