@@ -40,15 +40,16 @@ struct LogOutputTests {
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// Reads until `expected` has arrived (or 5 s passed); returns what arrived.
+        /// Reads until `expected` has arrived (or 60 s passed: at the start of the parallel suite on 2 cores, tests
+        /// took 8 s to get scheduled); returns what arrived.
         func read(until expected: String) async throws -> String {
             var text = ""
-            let deadline = ContinuousClock.now + .seconds(5)
-            while text.count < expected.count, ContinuousClock.now < deadline {
-                text += available()
-                if text.count < expected.count { try await Task.sleep(for: .milliseconds(5)) }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while true {
+                text += available()  // read once more after every wait, also the last one
+                if text.count >= expected.count || ContinuousClock.now >= deadline { return text }
+                try await Task.sleep(for: .milliseconds(5))
             }
-            return text
         }
     }
 
