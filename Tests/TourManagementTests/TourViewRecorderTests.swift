@@ -71,7 +71,7 @@ struct TourViewRecorderTests {
     func linger() async throws {
         try await NotificationTests.withStorage(.sqlite) { storage in
             let store = AnyEventStore(storage.store)
-            let recorder = TourViewRecorder(store: store, logger: MediaTestSupport.quiet, linger: .seconds(2))
+            let recorder = TourViewRecorder(store: store, logger: MediaTestSupport.quiet, linger: .seconds(8))
             let group = ServiceGroup(services: [recorder], logger: MediaTestSupport.quiet)
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
@@ -84,7 +84,7 @@ struct TourViewRecorderTests {
                 // The first view rang the writer, which now waits for more: nothing is in the log yet.
                 #expect(try await views(store).isEmpty)
                 await recorder.flush()
-                #expect(clock.now - start >= .seconds(2))
+                #expect(clock.now - start >= .seconds(8))
                 let written = try await store.readAll(after: 0, limit: 100).filter { $0.eventType == TourViewed.eventType }
                 #expect(Set(try written.map { try $0.decode(TourViewed.self).tourId }) == Set(tours))
                 await group.triggerGracefulShutdown()

@@ -113,7 +113,10 @@ public final class TourViewRecorder: Service, Sendable {
         queue.withLock { $0.running = true }
         await withGracefulShutdownHandler {
             for await _ in doorbell.cancelOnGracefulShutdown() {
-                if queue.withLock({ $0.pending.count }) < Self.batchSize {
+                // A ring left over from views the last write already took finds the queue empty: no wait for nothing.
+                let waiting = queue.withLock { $0.pending.count }
+                if waiting == 0 { continue }
+                if waiting < Self.batchSize {
                     try? await Task.sleep(for: linger)
                 }
                 await writeQueued()
