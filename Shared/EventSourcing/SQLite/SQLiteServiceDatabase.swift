@@ -31,14 +31,17 @@ public final class SQLiteServiceDatabase: Sendable {
 
     /// Runs `updates` in one `BEGIN IMMEDIATE` transaction on the writer.
     public func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try updates(db)
-                return .commit
-            }
-            return result!
+        try await pool.writeWithoutTransaction { db in try Self.immediateTransaction(db, updates) }
+    }
+
+    /// `updates` in one `BEGIN IMMEDIATE` transaction on `db`, committed when it returns.
+    private static func immediateTransaction<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
+        var result: T?
+        try db.inTransaction(.immediate) {
+            result = try updates(db)
+            return .commit
         }
+        return result!
     }
 
     /// Runs `updates` in one `BEGIN IMMEDIATE` transaction committed with `synchronous = NORMAL`: the commit survives a
@@ -51,18 +54,15 @@ public final class SQLiteServiceDatabase: Sendable {
         try await pool.writeWithoutTransaction { db in
             // `synchronous` may only change outside a transaction; the writer is exclusive for this whole closure.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            var result: T?
+            let result: T
             do {
-                try db.inTransaction(.immediate) {
-                    result = try updates(db)
-                    return .commit
-                }
+                result = try Self.immediateTransaction(db, updates)
             } catch {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 throw error
             }
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            return result!
+            return result
         }
     }
 
