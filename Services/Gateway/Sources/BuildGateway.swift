@@ -36,17 +36,18 @@ public func buildGateway(
         audience: configuration.service.jwtAudience
     )
     let upstreams = UpstreamPool(configuration: configuration)
-    let rateLimits = EdgeRateLimits(configuration: configuration)
+    let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+    let rateLimits = EdgeRateLimits(configuration: configuration, clients: clients)
     let cache = EdgeCache(configuration: configuration, metrics: metrics.factory)
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
-    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: rateLimits.clients))
+    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: clients))
     router.add(middleware: CORSMiddleware(origins: configuration.corsOrigins))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: GatewayMiddleware(
         table: routeTable,
         authentication: AuthenticationMiddleware(verifier: verifier, requirement: .optional),
-        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: rateLimits.clients, metrics: metrics.factory),
+        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: clients, metrics: metrics.factory),
         maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
     ))
     let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,

@@ -15,10 +15,10 @@ public struct EdgeRateLimits: Sendable {
     /// Who the client is.
     public let clients: ClientAddressResolver
 
-    /// Limiters from the configured quotas (0 disables a limit).
-    public init(configuration: GatewayConfiguration) {
+    /// Limiters from the configured quotas (0 disables a limit), keyed by the clients `clients` names.
+    public init(configuration: GatewayConfiguration, clients: ClientAddressResolver) {
         let keys = configuration.rateLimitMaxKeys
-        clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+        self.clients = clients
         authentication = configuration.authRatePerMinute > 0
             ? RateLimiter(policy: .init(name: "auth", quota: configuration.authRatePerMinute), maximumKeys: keys) : nil
         general = configuration.ratePerMinute > 0
