@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceKit
 import ServiceLifecycle
+import Synchronization
 
 /// The gateway as a Hummingbird application: ServiceKit's tracing, problems and body limits, the edge pipeline in
 /// front of the upstreams, the gateway's own routes, and a client idle timeout against slow clients.
@@ -33,6 +34,9 @@ public struct GatewayApplication: ApplicationProtocol {
     /// what the OpenAPI test compares `openapi.yaml` with.
     public let routeTable: [(method: String, path: String)]
     private let background: [any Service]
+    /// Client request bodies still being relayed upstream, process-wide (``RequestBodyRelay``): back to 0 once no
+    /// request with a body is in flight.
+    public static var requestBodiesInFlight: Int { RequestBodyRelay.live.load(ordering: .relaxed) }
     private let onRunning: @Sendable (any Channel) async -> Void
 
     init(responder: Responder, configuration: GatewayConfiguration, logger: Logger, readiness: Readiness, metrics: ServiceMetrics,

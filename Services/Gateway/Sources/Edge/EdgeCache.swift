@@ -65,7 +65,7 @@ public struct EdgeCache: Sendable {
                     gauges.bytes.record(usage.bytes)
                 }
             }
-            response = Response(status: answer.status, headers: answer.headers, body: ResponseBody(asyncSequence: body))
+            response = Response(status: answer.status, headers: answer.headers, body: .relaying(body, finishing: answer.relay))
         } else {
             response = answer.response
         }

@@ -30,21 +30,30 @@ struct ProxyForwarder: Sendable {
         }
         upstream.retryBudget.deposit()
         let bodyFailure = BodyFailure()
-        let outgoing = makeRequest(request, context: context, upstream: upstream, bodyFailure: bodyFailure)
-        let replayable = Self.idempotentMethods.contains(request.method) && !Self.hasBody(request)
+        let relay = Self.hasBody(request) ? RequestBodyRelay(body: request.body, failure: bodyFailure) : nil
+        let outgoing = makeRequest(request, context: context, upstream: upstream, relay: relay)
+        let replayable = Self.idempotentMethods.contains(request.method) && relay == nil
         var attempt = 1
-        while true {
-            let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure)
-            if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
-                count("gateway_upstream_retries_total", upstream: name)
-                attempt += 1
-                try await Task.sleep(for: retryDelay)
-                continue
+        do {
+            while true {
+                let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure)
+                if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
+                    count("gateway_upstream_retries_total", upstream: name)
+                    attempt += 1
+                    try await Task.sleep(for: retryDelay)
+                    continue
+                }
+                switch outcome {
+                case .answered(var answer):
+                    answer.relay = relay
+                    return answer
+                case .failed(let problem, _): throw problem
+                }
             }
-            switch outcome {
-            case .answered(let answer): return answer
-            case .failed(let problem, _): throw problem
-            }
+        } catch {
+            // No answer to stream: the relay ends here, before the problem is written and the server reads on.
+            await relay?.finish()
+            throw error
         }
     }
 
@@ -83,8 +92,9 @@ struct ProxyForwarder: Sendable {
             ))
         } catch {
             if let problem = bodyFailure.problem {
-                // The client's body broke the limit mid-stream: the upstream call was aborted, the client gets 413.
-                upstream.breaker.record(success: true, permission: permission)
+                // The client's body broke the limit mid-stream (413) or the client broke the upload off: the upstream
+                // call was aborted by this side, which says nothing about the upstream's health.
+                upstream.breaker.release(permission)
                 return .failed(problem, retryable: false)
             }
             let failure = UpstreamFailure(error)
@@ -104,15 +114,15 @@ struct ProxyForwarder: Sendable {
     }
 
     /// The request to send: same method, path and query on the upstream's base URL, filtered headers, streamed body.
-    func makeRequest(_ request: Request, context: ServiceRequestContext, upstream: Upstream, bodyFailure: BodyFailure) -> HTTPClientRequest {
+    func makeRequest(_ request: Request, context: ServiceRequestContext, upstream: Upstream, relay: RequestBodyRelay?) -> HTTPClientRequest {
         let target = request.uri.string.hasPrefix("/") ? request.uri.string
             : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
         var outgoing = HTTPClientRequest(url: upstream.baseURL + target)
         outgoing.method = .init(rawValue: request.method.rawValue)
         outgoing.headers = ForwardedHeaders.upstreamRequest(request, context: context, client: clients.client(of: request, context: context))
-        if Self.hasBody(request) {
+        if let relay {
             let length = request.headers[.contentLength].flatMap(Int64.init)
-            outgoing.body = .stream(ObservedBody(base: request.body, failure: bodyFailure), length: length.map { .known($0) } ?? .unknown)
+            outgoing.body = .stream(relay.upstreamBody, length: length.map { .known($0) } ?? .unknown)
         }
         return outgoing
     }
@@ -129,40 +139,19 @@ struct UpstreamAnswer: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: HTTPClientResponse.Body
+    /// The relay of the client's request body, finished once the answer has been written (``ResponseBody/relaying(_:finishing:)``).
+    var relay: RequestBodyRelay? = nil
 
     /// The answer passed through to the client, streaming.
     var response: Response {
-        Response(status: status, headers: headers, body: ResponseBody(asyncSequence: body))
+        Response(status: status, headers: headers, body: .relaying(body, finishing: relay))
     }
 }
 
-/// The ``Problem`` a client's body stream failed with (413 from the body limit), kept for the answer: the HTTP client
-/// reports only that the upload was aborted.
+/// The ``Problem`` a client's body stream failed with (413 from the body limit, 400 `incomplete-body` when the client
+/// broke the upload off), kept for the answer: the HTTP client reports only that the upload was aborted.
 final class BodyFailure: Sendable {
     private let stored = Mutex<Problem?>(nil)
     var problem: Problem? { stored.withLock { $0 } }
     func record(_ problem: Problem) { stored.withLock { $0 = problem } }
-}
-
-/// The client's body on its way upstream, noting a ``Problem`` it fails with.
-struct ObservedBody: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-    let base: RequestBody
-    let failure: BodyFailure
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: RequestBody.AsyncIterator
-        let failure: BodyFailure
-
-        mutating func next() async throws -> ByteBuffer? {
-            do {
-                return try await base.next()
-            } catch let problem as Problem {
-                failure.record(problem)
-                throw problem
-            }
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), failure: failure) }
 }
