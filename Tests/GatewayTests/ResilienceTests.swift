@@ -15,6 +15,8 @@ struct ResilienceTests {
         try await GatewayHarness.run(configure: { configuration in
             configuration.endpoints = ServiceEndpoints(baseURLs: ["tour-management": URL(string: "http://127.0.0.1:\(port)")!])
             configuration.upstreamTimeout = .seconds(10)
+            // A first open period as long as the ceiling, so the refusal below is not a probe on a slow machine.
+            configuration.circuitInitialOpenDuration = .seconds(30)
         }) { (gateway: GatewayHarness) async throws in
             let breaker = try #require(gateway.app.upstreams["tour-management"]?.breaker)
             for attempt in 1...5 {
@@ -73,8 +75,9 @@ struct ResilienceTests {
     func halfOpenProbeClosesTheCircuit() async throws {
         let hits = Hits()
         let healthy = Flag()
-        let flaky = StandIn.custom { _ in
-            hits.add()
+        let flaky = StandIn.custom { request in
+            // The gateway's readiness checks of an open circuit (CircuitRecovery) are not calls the circuit spares.
+            if request.uri.path != "/health/ready" { hits.add() }
             return Response(status: healthy.isSet ? .ok : .serviceUnavailable)
         }
         try await GatewayHarness.run(upstreams: ["navigation": flaky], configure: { $0.circuitOpenDuration = .seconds(3) }) { (gateway: GatewayHarness) async throws in
@@ -88,6 +91,51 @@ struct ResilienceTests {
             #expect(gateway.app.upstreams["navigation"]?.breaker.state == .closed)
             #expect(try await gateway.send(.POST, "/v1/plans").status == 200)
             #expect(hits.value == 7)
+        }
+    }
+
+    @Test("open periods back off: 1 s first, doubled by each failed probe up to the configured ceiling; success resets")
+    func openPeriodsBackOff() async throws {
+        let breaker = CircuitBreaker(failureThreshold: 1, openDuration: .milliseconds(200), initialOpenDuration: .milliseconds(50))
+        breaker.record(success: false, permission: breaker.acquire())
+        #expect(breaker.currentOpenDuration == .milliseconds(50))
+        var expected: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(200)]
+        while !expected.isEmpty {
+            try await Task.sleep(for: breaker.currentOpenDuration + .milliseconds(10))
+            let probe = breaker.acquire()
+            #expect(probe == .probe)
+            breaker.record(success: false, permission: probe)
+            #expect(breaker.currentOpenDuration == expected.removeFirst())
+        }
+        try await Task.sleep(for: .milliseconds(210))
+        breaker.record(success: true, permission: breaker.acquire())
+        #expect(breaker.state == .closed)
+        breaker.record(success: false, permission: breaker.acquire())
+        #expect(breaker.currentOpenDuration == .milliseconds(50), "a closed circuit starts over at the first period")
+        #expect(CircuitBreaker(failureThreshold: 1).initialOpenDuration == .seconds(1))
+        #expect(CircuitBreaker(failureThreshold: 1, openDuration: .milliseconds(100)).initialOpenDuration == .milliseconds(100))
+    }
+
+    @Test("a service that was down and reports ready is routed again at once, long before a 30 s open period ends")
+    func readinessClosesTheCircuit() async throws {
+        let healthy = Flag()
+        let restarting = StandIn.custom { _ in Response(status: healthy.isSet ? .ok : .serviceUnavailable) }
+        try await GatewayHarness.run(upstreams: ["navigation": restarting], configure: {
+            $0.circuitOpenDuration = .seconds(30)
+            $0.retryMinPerSecond = 0
+            $0.retryBudgetPercent = 0
+        }) { (gateway: GatewayHarness) async throws in
+            for _ in 0..<5 { #expect(try await gateway.send(.POST, "/v1/plans").status == 503) }
+            let breaker = try #require(gateway.app.upstreams["navigation"]?.breaker)
+            #expect(breaker.state == .open)
+            #expect(try await gateway.send(.POST, "/v1/plans").status == 503, "refused while open")
+            healthy.set()
+            let ready = ContinuousClock.now
+            #expect(try await eventually(timeout: .seconds(10)) { breaker.state == .closed })
+            #expect(try await gateway.send(.POST, "/v1/plans").status == 200)
+            // The bound the probe asked for is 2 s; 10 s here only keeps a starved test machine from failing it, and
+            // is still a third of the open period it replaces.
+            #expect(ContinuousClock.now - ready < .seconds(10))
         }
     }
 

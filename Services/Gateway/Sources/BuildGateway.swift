@@ -57,6 +57,7 @@ public func buildGateway(
     try extensions(GatewayRoutes(router: router, verifier: verifier, rateLimits: rateLimits, readiness: readiness, metrics: metrics))
     return GatewayApplication(responder: router.buildResponder(), configuration: configuration, logger: logger, readiness: readiness,
                               metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
-                              routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) }, background: background,
+                              routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) },
+                              background: [CircuitRecovery(upstreams: upstreams, logger: logger)] + background,
                               onServerRunning: onServerRunning)
 }

@@ -41,8 +41,12 @@ public struct GatewayConfiguration: Sendable {
     public var cacheMaxEntryBytes: Int
     /// Consecutive failures that open an upstream's circuit (`CIRCUIT_FAILURE_THRESHOLD`, default 5).
     public var circuitFailureThreshold: Int
-    /// How long an open circuit refuses before a half-open probe (`CIRCUIT_OPEN_SECONDS`, default 30 s).
+    /// The longest an open circuit refuses before a half-open probe (`CIRCUIT_OPEN_SECONDS`, default 30 s): the ceiling
+    /// of the back-off.
     public var circuitOpenDuration: Duration
+    /// The first open period after a circuit opens (`CIRCUIT_INITIAL_OPEN_SECONDS`, default 1 s, at most
+    /// `circuitOpenDuration`); each failed probe doubles it. A service reporting ready closes the circuit sooner.
+    public var circuitInitialOpenDuration: Duration = .seconds(1)
     /// Retries allowed as a share of requests, per upstream (`RETRY_BUDGET_PERCENT`, default 10 %).
     public var retryBudgetPercent: Int
     /// Retries allowed per second and upstream regardless of traffic (`RETRY_MIN_PER_SECOND`, default 1).
@@ -139,6 +143,8 @@ public struct GatewayConfiguration: Sendable {
         configuration.cacheMaxEntryBytes = try reader.integer("CACHE_MAX_ENTRY_BYTES", default: defaults.cacheMaxEntryBytes, in: 1...(1 << 30))
         configuration.circuitFailureThreshold = try reader.integer("CIRCUIT_FAILURE_THRESHOLD", default: defaults.circuitFailureThreshold, in: 1...1000)
         configuration.circuitOpenDuration = try reader.seconds("CIRCUIT_OPEN_SECONDS", default: defaults.circuitOpenDuration, minimum: 0.01)
+        configuration.circuitInitialOpenDuration = try reader.seconds("CIRCUIT_INITIAL_OPEN_SECONDS", default: defaults.circuitInitialOpenDuration,
+                                                                      minimum: 0.01)
         configuration.retryBudgetPercent = try reader.integer("RETRY_BUDGET_PERCENT", default: defaults.retryBudgetPercent, in: 0...100)
         configuration.retryMinPerSecond = try reader.integer("RETRY_MIN_PER_SECOND", default: defaults.retryMinPerSecond, in: 0...1000)
         configuration.trustedProxies = try readTrustedProxies(reader)

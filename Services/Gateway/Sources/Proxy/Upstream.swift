@@ -77,7 +77,8 @@ public struct UpstreamPool: Sendable {
             guard let url = configuration.endpoints.baseURL(of: name) else { continue }
             upstreams[name] = Upstream(
                 name: name, baseURL: url, timeout: configuration.timeout(of: name),
-                breaker: CircuitBreaker(failureThreshold: configuration.circuitFailureThreshold, openDuration: configuration.circuitOpenDuration),
+                breaker: CircuitBreaker(failureThreshold: configuration.circuitFailureThreshold, openDuration: configuration.circuitOpenDuration,
+                                        initialOpenDuration: configuration.circuitInitialOpenDuration),
                 retryBudget: RetryBudget(percent: configuration.retryBudgetPercent, minimumPerSecond: configuration.retryMinPerSecond)
             )
         }
