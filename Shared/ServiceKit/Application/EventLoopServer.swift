@@ -62,7 +62,8 @@ public struct EventLoopBoundChildChannel<Base: ServerChildChannel>: ServerChildC
 extension HTTPServerBuilder {
     /// HTTP/1.1 (Hummingbird's `HTTP1Channel` with `configuration`) with each connection served on its own event loop
     /// (``EventLoopBoundChildChannel``) and each request answered in a child task of the connection's task: the server
-    /// of every Waypoint process.
+    /// of every Waypoint process. A request the HTTP parser refuses is answered with a problem document
+    /// (``MalformedRequestHandler``: 431 for oversized headers).
     ///
     /// A task keeps the memory its deepest call chain needed (its allocator's slabs) until it ends, and a connection's
     /// task lives as long as the connection. Answered in the connection's own task, every idle keep-alive connection
@@ -78,6 +79,9 @@ extension HTTPServerBuilder {
                     try await group.next()
                 }
             }
+            var configuration = configuration
+            let additional = configuration.additionalChannelHandlers
+            configuration.additionalChannelHandlers = { [MalformedRequestHandler()] + additional() }
             return EventLoopBoundChildChannel(HTTP1Channel(responder: answerInChildTask, configuration: configuration))
         }
     }

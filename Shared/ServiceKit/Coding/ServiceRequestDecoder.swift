@@ -11,7 +11,7 @@ import Foundation
 ///
 /// `request.decode(as:context:)` through this decoder collects at most `context.maxUploadSize` bytes
 /// (413 beyond), refuses non-JSON content types (415), maps `DecodingError` to 400 `malformed-json` or
-/// 422 `invalid-field` and, for a ``ValidatableRequest``, runs its validation (422 listing every failure).
+/// 422 `invalid-field`, refuses an object that repeats a member name (400 `malformed-json`, RFC 7493) and, for a ``ValidatableRequest``, runs its validation (422 listing every failure).
 public struct ServiceRequestDecoder: RequestDecoder, Sendable {
     /// Creates the decoder.
     public init() {}
@@ -26,10 +26,19 @@ public struct ServiceRequestDecoder: RequestDecoder, Sendable {
         } catch let error as DecodingError {
             throw Problem(decodingError: error, bodyIsWellFormed: Self.isWellFormedJSON(data))
         }
+        try Self.rejectDuplicateNames(in: data)
         if let validatable = value as? any ValidatableRequest {
             try validatable.validate()
         }
         return value
+    }
+
+    /// 400 `malformed-json` when an object of `data` repeats a member name (RFC 7493): parsers disagree on which
+    /// value wins, so `{"role":"guide","role":"admin"}` is refused rather than read one way.
+    public static func rejectDuplicateNames(in data: some Collection<UInt8>) throws {
+        if let pointer = JSONDuplicateKeys.firstDuplicate(in: data) {
+            throw Problem.malformedJSON("The request body repeats the member \(pointer) in one object; JSON objects must not repeat a member name (RFC 7493).")
+        }
     }
 
     private static func collectBody(of request: Request, limit: Int) async throws -> Data {

@@ -5,7 +5,8 @@ import Logging
 ///
 /// Reads `X-Request-Id` and `traceparent`, stores the accepted or generated values in the context,
 /// adds `request_id`, `trace_id` and `span_id` to the request logger, and writes `X-Request-Id` and
-/// `traceparent` (this request's span) on every response, error responses included.
+/// `traceparent` (this request's span) on every response, error responses included, with
+/// `X-Content-Type-Options: nosniff`.
 public struct RequestTracingMiddleware: RouterMiddleware {
     /// The request context of Waypoint services.
     public typealias Context = ServiceRequestContext
@@ -33,6 +34,7 @@ public struct RequestTracingMiddleware: RouterMiddleware {
         }
         response.headers[ServiceHeaders.requestID] = context.requestId
         response.headers[ServiceHeaders.traceparent] = context.trace.traceparent
+        response.headers[ServiceHeaders.contentTypeOptions] = "nosniff"
         return response
     }
 }

@@ -6,4 +6,7 @@ public enum ServiceHeaders {
     public static let requestID = HTTPField.Name("X-Request-Id")!
     /// `traceparent` (W3C Trace Context): continued or started per request, echoed in the response.
     public static let traceparent = HTTPField.Name("traceparent")!
+    /// `X-Content-Type-Options: nosniff` on every answer: a browser renders a body only as its declared type, never
+    /// as what it guesses from the bytes (a PNG that is also HTML stays an image).
+    public static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }
