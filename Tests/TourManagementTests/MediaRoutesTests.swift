@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -90,6 +91,31 @@ struct MediaRoutesTests {
             #expect(response.status == .contentTooLarge)
             #expect(MediaTestSupport.files(under: store.root).isEmpty)
         }
+    }
+
+    @Test("a PNG that is also an HTML page is stored as image/png and served so no browser can run it: nosniff, sandbox CSP, inline with a file name")
+    func polyglotIsServedInert() async throws {
+        try await Self.withApp { client, _ in
+            // A real PNG whose padding carries a script page: sniffing browsers used to render such files as HTML.
+            var bytes = MediaSamples.largePNG(padding: 2_000)
+            bytes += Array("<html><body><script>alert(document.cookie)</script></body></html>".utf8)
+            let created = try await Self.upload(client, bytes, contentType: "text/html")
+            #expect(created.status == .created)
+            #expect(Self.json(created)["contentType"] as? String == "image/png")
+            let digest = MediaSamples.sha256(bytes)
+            let served = try await client.execute(uri: "/v1/media/\(digest)", method: .get)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentType] == "image/png")
+            #expect(served.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            #expect(served.headers[.contentSecurityPolicy] == "sandbox; default-src 'none'")
+            #expect(served.headers[HTTPField.Name("Content-Disposition")!] == "inline; filename=\"\(digest).png\"")
+            let ranged = try await client.execute(uri: "/v1/media/\(digest)", method: .get, headers: [.range: "bytes=0-9"])
+            #expect(ranged.status == .partialContent)
+            #expect(ranged.headers[.contentSecurityPolicy] == "sandbox; default-src 'none'")
+        }
+        #expect(MediaRoutes.userContentHeaders(sha256: "ab", contentType: "image/svg+xml").contains { $0.1 == "attachment; filename=\"ab.svg\"" })
+        #expect(MediaRoutes.userContentHeaders(sha256: "ab", contentType: "application/pdf").contains { $0.1 == "attachment; filename=\"ab.pdf\"" })
+        #expect(MediaRoutes.userContentHeaders(sha256: "ab", contentType: "audio/mpeg").contains { $0.1 == "inline; filename=\"ab.mpeg\"" })
     }
 
     @Test("GET /v1/media/{sha256}: whole, first bytes, suffix, open-ended, unsatisfiable, several ranges, If-None-Match, 404")

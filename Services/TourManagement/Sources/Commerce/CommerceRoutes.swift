@@ -266,6 +266,7 @@ public struct CommerceRoutes: Sendable {
             } catch is NIOTooManyBytesError {
                 throw Problem.payloadTooLarge(limitBytes: context.maxUploadSize)
             }
+            try ServiceRequestDecoder.rejectDuplicateNames(in: body.readableBytesView)
             let receipt = try await Self.mapping {
                 try await purchases.receiveWebhook(body: Array(body.readableBytesView), signature: request.headers[Self.signatureHeader])
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ServiceKit
 
@@ -80,8 +81,27 @@ public struct MediaRoutes: Sendable {
 
     static func download(request: Request, sha256: String, store: MediaStore) async throws -> Response {
         guard let object = try await store.object(sha256: sha256) else { throw MediaError.notFound }
-        return try await RangedFile.response(to: request, etag: "\"\(sha256)\"", contentType: object.contentType, cacheControl: cacheControl,
-                                             exists: { true }, open: { try await store.open(sha256: sha256, range: $0).file })
+        var response = try await RangedFile.response(to: request, etag: "\"\(sha256)\"", contentType: object.contentType, cacheControl: cacheControl,
+                                                     exists: { true }, open: { try await store.open(sha256: sha256, range: $0).file })
+        for (name, value) in userContentHeaders(sha256: sha256, contentType: object.contentType) { response.headers[name] = value }
+        return response
+    }
+
+    /// Headers that keep a user's upload from ever running in a browser, whatever its bytes also are (a PNG that is
+    /// also valid HTML, an SVG with script): `X-Content-Type-Options: nosniff` (only the stored type is used — the
+    /// type is sniffed from the content at upload and the client's is ignored), `Content-Security-Policy: sandbox;
+    /// default-src 'none'` (opened on its own, the file gets a unique origin and may load and run nothing) and
+    /// `Content-Disposition` — `inline` with a file name for images, audio and video, `attachment` for anything else.
+    static func userContentHeaders(sha256: String, contentType: String) -> [(HTTPField.Name, String)] {
+        let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let family = mediaType.split(separator: "/").first.map(String.init) ?? ""
+        let `extension` = mediaType.split(separator: "/").last.map { $0.split(separator: "+").first.map(String.init) ?? "" } ?? "bin"
+        let disposition = ["image", "audio", "video"].contains(family) && mediaType != "image/svg+xml" ? "inline" : "attachment"
+        return [
+            (ServiceHeaders.contentTypeOptions, "nosniff"),
+            (.contentSecurityPolicy, "sandbox; default-src 'none'"),
+            (HTTPField.Name("Content-Disposition")!, "\(disposition); filename=\"\(sha256).\(`extension`)\""),
+        ]
     }
 }
 
