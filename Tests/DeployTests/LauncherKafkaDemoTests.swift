@@ -38,6 +38,14 @@ struct LauncherKafkaDemoTests {
             return titles.count >= DemoData.tours.count ? titles : nil
         }
         #expect(listed.sorted() == DemoData.tours.map(\.title).sorted())
+        // The README's examples promise these answers on the demo data.
+        let service = "http://127.0.0.1:\(basePort + 2)"
+        let destinations = try await Self.json("\(service)/v1/destinations?prefix=monaco")
+        let firstDestination = (destinations["destinations"] as? [[String: Any]])?.first
+        #expect(firstDestination?["id"] as? Int == 2993458 && firstDestination?["name"] as? String == "Monaco")
+        #expect(try await Self.tourTitles("\(service)/v1/tours?destinationId=2993458&themes=history&sort=rating")
+            .contains("The Rock: Monaco-Ville in an hour"))
+        #expect(try await Self.tourTitles("\(service)/v1/tours?near=48.41,15.61&radiusKm=5&q=steiner") == ["Krems old town: markets and churches"])
         try await first.stop()
 
         let second = try await Self.run(arguments, binDirectory: binDirectory, until: "demo: 0 tours published, 3 already there")
@@ -78,6 +86,12 @@ struct LauncherKafkaDemoTests {
             kill(process.pid, SIGKILL)
             throw error
         }
+    }
+
+    static func json(_ url: String) async throws -> [String: Any] {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 22)
+        return (try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]) ?? [:]
     }
 
     static func tourTitles(_ url: String) async throws -> [String] {

@@ -119,4 +119,15 @@ struct ProxyHeadersTests {
             #expect(metadata["trace_id"] as? String == String(traceId))
         }
     }
+
+    @Test("probes (/health/live, /health/ready, /metrics) leave no info line in the access log; requests do")
+    func probesAreNotLoggedAtInfo() async throws {
+        let logs = LogLines()
+        try await GatewayHarness.run(upstreams: ["tour-management": .echo("tour-management")], logSink: logs) { (gateway: GatewayHarness) async throws in
+            for path in ["/health/live", "/health/ready", "/metrics", "/health/ready"] { _ = try await gateway.send(.GET, path) }
+            _ = try await gateway.send(.GET, "/v1/tours/7")
+            let paths = logs.entries("access").compactMap { ($0["metadata"] as? [String: Any])?["http_path"] as? String }
+            #expect(paths == ["/v1/tours/7"], "\(paths)")
+        }
+    }
 }

@@ -66,10 +66,12 @@ public enum DemoData {
                      lat: 43.7431075, lng: 7.431319),
             ]),
         Tour(title: "Krems old town: markets and churches", description: """
-            Through the Wachau's wine town: the Täglicher Markt, the Bürgerspital, St. Veit and up the covered stairs to the \
+            From the Steiner Tor through the Wachau's wine town: the Täglicher Markt, the Bürgerspital, St. Veit and up the covered stairs to the \
             Piaristenkirche, back past the Gozzoburg on the Hoher Markt.
             """, city: "Krems an der Donau", country: "AT", themes: ["history", "religion", "food"], languages: ["de", "en"],
              priceMinor: 1200, currency: "EUR", estimatedMinutes: 90, difficulty: "moderate", stops: [
+                Stop(name: "Steiner Tor", description: "The town gate of 1480, Gothic below and Baroque on top: the emblem of Krems.",
+                     lat: 48.41034, lng: 15.59694),
                 Stop(name: "Täglicher Markt", description: "The daily market street of the old town.", lat: 48.41091, lng: 15.60079),
                 Stop(name: "Bürgerspitalskirche", description: "The late-Gothic chapel of the citizens' hospital.", lat: 48.41091, lng: 15.59967),
                 Stop(name: "Pfarrkirche St. Veit", description: "One of the first Baroque churches of Lower Austria.", lat: 48.41179, lng: 15.60005),

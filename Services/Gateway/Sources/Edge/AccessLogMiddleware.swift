@@ -7,7 +7,8 @@ import Synchronization
 
 /// One JSON access-log line per request (with the request id and trace id of ServiceKit's tracing middleware),
 /// `gateway_request_duration_seconds{method,route,upstream,status}`, a histogram in seconds, and
-/// `gateway_cache_requests_total{result}` (`hit`/`miss`) for cacheable routes.
+/// `gateway_cache_requests_total{result}` (`hit`/`miss`) for cacheable routes. The gateway's probe routes
+/// (`/health/live`, `/health/ready`, `/metrics`) are logged at debug level, everything else at info.
 ///
 /// `route` is a route-table template (`/v1/tours/*`), the gateway's own route pattern (`/health/ready`), `hidden` or
 /// `unmatched` — never a raw path — so clients cannot create series. Durations are measured to the answer's head:
@@ -80,8 +81,14 @@ struct AccessLogMiddleware: RouterMiddleware {
             metadata["cache"] = .string(cache)
             cacheCounters[cache]?.increment()
         }
-        context.logger.info("access", metadata: metadata)
+        // Probes (the launcher's readiness polls at start, an orchestrator's every few seconds, Prometheus scrapes)
+        // would drown the requests people read the log for: their lines are debug; their durations are still recorded.
+        let level: Logger.Level = upstream == "gateway" && Self.probeRoutes.contains(route) ? .debug : .info
+        context.logger.log(level: level, "access", metadata: metadata)
     }
+
+    /// The gateway's own routes that machines poll.
+    static let probeRoutes: Set<String> = ["/health/live", "/health/ready", "/metrics"]
 }
 
 /// `gateway_request_duration_seconds` timers, made once per series.
