@@ -236,7 +236,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Contracts", "GatewayNotifications", "Messaging", "ServiceKit",
+                "Contracts", "EventSourcing", "GatewayNotifications", "Kafka", "Messaging", "ServiceKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -385,7 +385,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "GatewayNotifications", "Contracts", "Messaging", "ServiceKit", "ServiceTesting",
+                "Gateway", "GatewayNotifications", "Contracts", "EventSourcing", "Kafka", "Messaging", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

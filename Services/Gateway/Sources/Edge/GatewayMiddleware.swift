@@ -36,10 +36,13 @@ struct GatewayMiddleware: RouterMiddleware {
     }
 
     private func serve(_ request: Request, context: Context, upstream: String) async throws -> Response {
+        if let cache, EdgeCache.unsafeMethods.contains(request.method) {
+            return cache.relayWrite(try await forwarder.forward(request, context: context, upstream: upstream), upstream: upstream)
+        }
         guard let cache, RoutePolicies.isCacheable(method: request.method, path: request.uri.path) else {
             return try await forwarder.forward(request, context: context, upstream: upstream).response
         }
-        return try await cache.serve(request) {
+        return try await cache.serve(request, upstream: upstream) {
             try await forwarder.forward(request, context: context, upstream: upstream)
         }
     }
