@@ -5,6 +5,7 @@ import Kafka
 import Messaging
 import NIOCore
 import ServiceTesting
+import ServiceKit
 import Testing
 
 /// The cache never outlives a change: writes through the gateway purge before their answer, events on the producer's
@@ -159,5 +160,50 @@ struct CacheInvalidationTests {
             try await Self.trailingReadModel(gateway, catalogue) { try await publish(TourPublished.eventType, $0, trailing: true) }
         }
         await producer.shutdown()
+    }
+
+    @Test("the store purges by tag, keeps answers below a tag's floor out, and bounds its floors by folding them per producer")
+    func storeTagsAndFloors() {
+        let cache = ResponseCache(maximumEntries: 100, maximumBytes: 1 << 20, maximumEntryBytes: 1 << 16, maximumFloors: 3)
+        func entry() -> CachedResponse { CachedResponse(headers: [:], bytes: [1, 2, 3], storedAt: .now, expiresAt: .now + .seconds(30)) }
+        let list = ["tm/*", "tm/tours"], detail = ["tm/*", "tm/tour:1"]
+        #expect(cache.store("list", entry(), tags: list, position: 5, fetchedAt: cache.mark))
+        #expect(cache.store("detail", entry(), tags: detail, position: 5, fetchedAt: cache.mark))
+        #expect(cache.purge(tags: ["tm/tours"], position: 7) == 1)
+        #expect(cache.lookup("list") == nil && cache.lookup("detail") != nil)
+        // Below the floor: a read model that has not applied position 7 yet.
+        #expect(!cache.store("list", entry(), tags: list, position: 6, fetchedAt: cache.mark))
+        #expect(cache.store("list", entry(), tags: list, position: 7, fetchedAt: cache.mark))
+        // Without a position: stored only if nothing was purged since the fetch began.
+        let mark = cache.mark
+        cache.purge(tags: ["tm/unrelated"], position: nil)
+        #expect(!cache.store("plain", entry(), tags: ["tm/*"], fetchedAt: mark))
+        #expect(cache.store("plain", entry(), tags: ["tm/*"], fetchedAt: cache.mark))
+        // More floors than allowed fold into tm/*, which every entry of the producer carries.
+        for id in 2...5 { cache.purge(tags: ["tm/tour:\(id)"], position: Int64(10 + id)) }
+        #expect(cache.floor(of: "tm/*") == 14, "tour:2…4 folded when the fourth floor came")
+        #expect(!cache.store("detail", entry(), tags: detail, position: 13, fetchedAt: cache.mark))
+        // Everything goes, and nothing is stored until storing resumes.
+        let before = cache.mark
+        #expect(cache.purgeAll(stopStoring: true) == 3)
+        #expect(!cache.store("detail", entry(), tags: detail, position: 99, fetchedAt: cache.mark))
+        cache.resumeStoring()
+        #expect(!cache.store("detail", entry(), tags: detail, position: 99, fetchedAt: before), "fetched before the purge")
+        #expect(cache.store("detail", entry(), tags: detail, position: 99, fetchedAt: cache.mark))
+        #expect(cache.usage.entries == 1)
+        #expect(cache.usage.bytes == ResponseCache.cost("detail", entry(), tags: detail))
+    }
+
+    @Test("CACHE_EVENTS: on by default (embedded feed of tour-management, or Kafka with KAFKA_BROKERS), off on request")
+    func configuration() throws {
+        let embedded = try GatewayConfiguration.fromEnvironment(["WAYPOINT_INTERNAL_TOKEN": "internal-token-1234"])
+        guard case .embedded(let feed)? = embedded.cacheEvents else { Issue.record("not the embedded feed"); return }
+        #expect(feed.source == "tour-management" && feed.baseURL == "http://127.0.0.1:8082" && feed.internalToken == "internal-token-1234")
+        guard case .kafka(let brokers, _)? = try GatewayConfiguration.fromEnvironment(["WAYPOINT_KAFKA_BROKERS": "k:9092"]).cacheEvents else {
+            Issue.record("not Kafka"); return
+        }
+        #expect(brokers == "k:9092")
+        #expect(try GatewayConfiguration.fromEnvironment(["WAYPOINT_GATEWAY_CACHE_EVENTS": "off"]).cacheEvents == nil)
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration.fromEnvironment(["WAYPOINT_GATEWAY_CACHE_EVENTS": "maybe"]) }
     }
 }

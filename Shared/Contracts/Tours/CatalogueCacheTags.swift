@@ -40,4 +40,16 @@ public enum CatalogueCacheTags {
             return []
         }
     }
+
+    /// The event types of `waypoint.tours` known to change no public catalogue answer: working copies (drafts are not
+    /// public), purchase bookkeeping before completion, replies (not in cached answers), favourites, progress, views,
+    /// bundles. Every published type is either here or mapped by ``changed(byEventType:tourId:)`` (a test holds
+    /// tour-management's published list to it), so a new event type has to be classified.
+    public static let changesNoPublicAnswer: Set<String> = [
+        TourDrafted.eventType, TourDetailsChanged.eventType, StopAdded.eventType, StopChanged.eventType, StopsReordered.eventType,
+        StopRemoved.eventType, MediaAttached.eventType, TourDraftExpired.eventType, TourDeleted.eventType,
+        PurchaseStarted.eventType, PurchaseFailed.eventType, ReviewReplied.eventType, TourFavourited.eventType,
+        TourUnfavourited.eventType, TourStarted.eventType, StopCompleted.eventType, TourCompleted.eventType, TourViewed.eventType,
+        BundlePublished.eventType,
+    ]
 }
