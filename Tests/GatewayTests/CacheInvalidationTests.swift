@@ -71,7 +71,9 @@ struct CacheInvalidationTests {
             #expect(try await gateway.send(.GET, detail).text.contains(#""listed":true"#))
             #expect(try await gateway.send(.GET, otherDetail).header("x-cache") == "hit", "another tour's detail was not touched")
             let metrics = try await gateway.send(.GET, "/metrics").text
-            #expect(metrics.contains(#"gateway_cache_purges_total{reason="event"}"#))
+            let purges = metrics.split(separator: "\n").first { $0.hasPrefix(#"gateway_cache_purges_total{reason="event"} "#) }
+            #expect((purges.flatMap { Double($0.split(separator: " ")[1]) } ?? 0) >= 1, "\(String(describing: purges))")
+            #expect(metrics.contains("gateway_cache_storing 1"))
         }
     }
 

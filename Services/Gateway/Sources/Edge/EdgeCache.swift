@@ -168,25 +168,34 @@ public struct EdgeCache: Sendable {
     }
 }
 
-/// The invalidation's metrics (no-ops without a factory).
+/// The invalidation's metrics (no-ops without a factory), created once.
 struct InvalidationMetrics: Sendable {
-    enum Reason: String { case event, write, follower }
+    enum Reason: String, CaseIterable { case event, write, follower }
 
-    let factory: (any MetricsFactory)?
+    /// `gateway_cache_purges_total{reason}` and `gateway_cache_purged_entries_total{reason}`.
+    let counters: [String: (purges: Counter, entries: Counter)]
     /// `gateway_cache_storing`: 1 while answers are stored, 0 while the event follower is not live.
     let storing: Gauge?
     /// `gateway_cache_event_lag_seconds`: from an event's commit at its producer to its purge here.
     let lag: Gauge?
 
     init(factory: (any MetricsFactory)?) {
-        self.factory = factory
+        var counters: [String: (purges: Counter, entries: Counter)] = [:]
+        if let factory {
+            for reason in Reason.allCases {
+                let dimensions = [("reason", reason.rawValue)]
+                counters[reason.rawValue] = (Counter(label: "gateway_cache_purges_total", dimensions: dimensions, factory: factory),
+                                             Counter(label: "gateway_cache_purged_entries_total", dimensions: dimensions, factory: factory))
+            }
+        }
+        self.counters = counters
         storing = factory.map { Gauge(label: "gateway_cache_storing", factory: $0) }
         lag = factory.map { Gauge(label: "gateway_cache_event_lag_seconds", factory: $0) }
     }
 
     func purged(_ entries: Int, reason: Reason) {
-        guard let factory else { return }
-        Counter(label: "gateway_cache_purges_total", dimensions: [("reason", reason.rawValue)], factory: factory).increment()
-        Counter(label: "gateway_cache_purged_entries_total", dimensions: [("reason", reason.rawValue)], factory: factory).increment(by: entries)
+        guard let counter = counters[reason.rawValue] else { return }
+        counter.purges.increment()
+        counter.entries.increment(by: entries)
     }
 }
