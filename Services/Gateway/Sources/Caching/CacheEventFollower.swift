@@ -58,7 +58,7 @@ public final class CacheEventFollower: Service, Sendable {
         } else {
             self.pollTimeout = .seconds(5)
         }
-        cache.stopStoring()
+        cache.stopStoring(starting: true)
     }
 
     /// Where it stands.

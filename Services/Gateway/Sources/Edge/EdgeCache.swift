@@ -124,10 +124,11 @@ public struct EdgeCache: Sendable {
 
     /// The event follower lost (or has not yet reached) its source: everything goes and nothing is stored until
     /// ``resumeStoring()``, since changes may go unseen meanwhile.
-    func stopStoring() {
+    /// - Parameter starting: the follower is being created (the cache is empty): no purge is counted.
+    func stopStoring(starting: Bool = false) {
         let wasStoring = store.isStoring
         let dropped = store.purgeAll(stopStoring: true)
-        if wasStoring { invalidationMetrics.purged(dropped, reason: .follower) }
+        if wasStoring, !starting { invalidationMetrics.purged(dropped, reason: .follower) }
         invalidationMetrics.storing?.record(0)
         recordUsage()
     }
