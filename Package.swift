@@ -240,7 +240,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "Contracts", "GatewayNotifications", "Messaging", "ServiceKit",
+                "Contracts", "EventSourcing", "GatewayNotifications", "Kafka", "Messaging", "ServiceKit",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -390,7 +390,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "GatewayNotifications", "Contracts", "Messaging", "ServiceKit", "ServiceTesting",
+                "Gateway", "GatewayNotifications", "Contracts", "EventSourcing", "Kafka", "Messaging", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

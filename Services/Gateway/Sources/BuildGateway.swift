@@ -39,6 +39,10 @@ public func buildGateway(
     let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     let rateLimits = EdgeRateLimits(configuration: configuration, clients: clients)
     let cache = EdgeCache(configuration: configuration, metrics: metrics.factory)
+    // The cache follows tour-management's events (purges what changed); it stores nothing until the follower is live.
+    let follower = cache.flatMap { cache in
+        configuration.cacheEvents.map { CacheEventFollower(cache: cache, transport: $0, logger: logger) }
+    }
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: clients))
@@ -58,6 +62,6 @@ public func buildGateway(
     return GatewayApplication(responder: router.buildResponder(), configuration: configuration, logger: logger, readiness: readiness,
                               metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
                               routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) },
-                              background: [CircuitRecovery(upstreams: upstreams, logger: logger)] + background,
+                              background: [CircuitRecovery(upstreams: upstreams, logger: logger)] + (follower.map { [$0] } ?? []) + background,
                               onServerRunning: onServerRunning)
 }

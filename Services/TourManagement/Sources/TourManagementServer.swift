@@ -67,7 +67,8 @@ public struct TourManagementServer: Sendable {
         let bundleQueue = readModels.bundleQueue
         let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, sqlite: storage.sqlite, postgres: storage.postgres,
                                               after: [bundleQueue, discovery], logger: logger)
-        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours, logger: logger)
+        let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours,
+                                          countedFrom: [guideTours, discovery], logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
         let reviews = ReviewCommands(storage: storage, now: now)
@@ -89,6 +90,8 @@ public struct TourManagementServer: Sendable {
                    MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier, views],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
+            // First, so that it wraps every route below: cache tags and log positions for the gateway's cache.
+            routes.router.add(middleware: CatalogueCacheHeaders(discovery: discovery, destinations: index, store: store))
             DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
             mediaRoutes.addPublic(to: routes.group("/v1/media"))
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))

@@ -39,6 +39,10 @@ public struct GatewayConfiguration: Sendable {
     public var cacheMaxBytes: Int
     /// Largest single cached body (`CACHE_MAX_ENTRY_BYTES`, default 1 MiB); larger answers stream uncached.
     public var cacheMaxEntryBytes: Int
+    /// Where the cache's ``CacheEventFollower`` reads tour-management's events: `waypoint.tours` on Kafka when
+    /// `KAFKA_BROKERS` is set, else tour-management's embedded feed (with `INTERNAL_TOKEN`); `nil` (`CACHE_EVENTS=off`,
+    /// or no tour-management URL) keeps answers for the TTL whatever changes. The default (tests) is `nil`.
+    public var cacheEvents: CacheEventFollower.Transport?
     /// Consecutive failures that open an upstream's circuit (`CIRCUIT_FAILURE_THRESHOLD`, default 5).
     public var circuitFailureThreshold: Int
     /// The longest an open circuit refuses before a half-open probe (`CIRCUIT_OPEN_SECONDS`, default 30 s): the ceiling
@@ -77,6 +81,7 @@ public struct GatewayConfiguration: Sendable {
         cacheMaxEntries: Int = 10_000,
         cacheMaxBytes: Int = 32 << 20,
         cacheMaxEntryBytes: Int = 1 << 20,
+        cacheEvents: CacheEventFollower.Transport? = nil,
         circuitFailureThreshold: Int = 5,
         circuitOpenDuration: Duration = .seconds(30),
         retryBudgetPercent: Int = 10,
@@ -98,6 +103,7 @@ public struct GatewayConfiguration: Sendable {
         self.cacheMaxEntries = cacheMaxEntries
         self.cacheMaxBytes = cacheMaxBytes
         self.cacheMaxEntryBytes = cacheMaxEntryBytes
+        self.cacheEvents = cacheEvents
         self.circuitFailureThreshold = circuitFailureThreshold
         self.circuitOpenDuration = circuitOpenDuration
         self.retryBudgetPercent = retryBudgetPercent
@@ -141,6 +147,7 @@ public struct GatewayConfiguration: Sendable {
         configuration.cacheMaxEntries = try reader.integer("CACHE_MAX_ENTRIES", default: defaults.cacheMaxEntries, in: 1...1_000_000)
         configuration.cacheMaxBytes = try reader.integer("CACHE_MAX_BYTES", default: defaults.cacheMaxBytes, in: 1...(1 << 34))
         configuration.cacheMaxEntryBytes = try reader.integer("CACHE_MAX_ENTRY_BYTES", default: defaults.cacheMaxEntryBytes, in: 1...(1 << 30))
+        configuration.cacheEvents = try readCacheEvents(reader, endpoints: endpoints, internalToken: service.internalToken)
         configuration.circuitFailureThreshold = try reader.integer("CIRCUIT_FAILURE_THRESHOLD", default: defaults.circuitFailureThreshold, in: 1...1000)
         configuration.circuitOpenDuration = try reader.seconds("CIRCUIT_OPEN_SECONDS", default: defaults.circuitOpenDuration, minimum: 0.01)
         configuration.circuitInitialOpenDuration = try reader.seconds("CIRCUIT_INITIAL_OPEN_SECONDS", default: defaults.circuitInitialOpenDuration,
@@ -160,6 +167,20 @@ public struct GatewayConfiguration: Sendable {
             throw ConfigurationError(key: key, value: raw, expected: "a number of seconds between 0 and 300")
         }
         return ttl
+    }
+
+    private static func readCacheEvents(_ reader: EnvironmentReader, endpoints: ServiceEndpoints, internalToken: String?) throws
+        -> CacheEventFollower.Transport? {
+        if let (key, raw) = reader.value("CACHE_EVENTS") {
+            switch raw.lowercased() {
+            case "on": break
+            case "off": return nil
+            default: throw ConfigurationError(key: key, value: raw, expected: "on or off")
+            }
+        }
+        if let (_, brokers) = reader.value("KAFKA_BROKERS") { return .kafka(brokers: brokers, properties: [:]) }
+        guard let url = endpoints.baseURL(of: CacheEventFollower.producer) else { return nil }
+        return .embedded(EmbeddedFeed(source: CacheEventFollower.producer, baseURL: url.absoluteString, internalToken: internalToken ?? ""))
     }
 
     private static func readTrustedProxies(_ reader: EnvironmentReader) throws -> [IPNetwork] {

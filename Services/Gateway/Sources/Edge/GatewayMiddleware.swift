@@ -36,11 +36,18 @@ struct GatewayMiddleware: RouterMiddleware {
     }
 
     private func serve(_ request: Request, context: Context, upstream: String) async throws -> Response {
-        guard let cache, RoutePolicies.isCacheable(method: request.method, path: request.uri.path) else {
-            return try await forwarder.forward(request, context: context, upstream: upstream).response
+        if let cache {
+            if EdgeCache.unsafeMethods.contains(request.method) {
+                return cache.relayWrite(try await forwarder.forward(request, context: context, upstream: upstream), upstream: upstream)
+            }
+            if RoutePolicies.isCacheable(method: request.method, path: request.uri.path) {
+                return try await cache.serve(request, upstream: upstream) {
+                    try await forwarder.forward(request, context: context, upstream: upstream)
+                }
+            }
         }
-        return try await cache.serve(request) {
-            try await forwarder.forward(request, context: context, upstream: upstream)
-        }
+        var response = try await forwarder.forward(request, context: context, upstream: upstream).response
+        EdgeCache.removeInternalFields(&response.headers)
+        return response
     }
 }

@@ -64,6 +64,8 @@ public final class DestinationIndex: Sendable {
     struct Counts: Sendable {
         var publishedTours: [UInt32: Int] = [:]
         var completedPurchases: [UInt32: Int] = [:]
+        /// The log position the counts include (read from their read models before counting).
+        var position: Int64 = 0
     }
 
     /// Index position of a city id.
@@ -137,6 +139,15 @@ public final class DestinationIndex: Sendable {
         }
         self.counts.withLock { $0.completedPurchases = byIndex }
     }
+
+    /// Records the log position the counts now include (``TourMaintenance`` after a refresh): what destination answers
+    /// report in `Waypoint-Position`, so the gateway's cache keeps no count older than a change it has seen.
+    public func setCountsPosition(_ position: Int64) {
+        counts.withLock { $0.position = max($0.position, position) }
+    }
+
+    /// The log position the counts include (0 before the first refresh).
+    public var countsPosition: Int64 { counts.withLock { $0.position } }
 
     public func publishedTours(cityID: Int64) -> Int {
         guard let index = indexOfID[cityID] else { return 0 }

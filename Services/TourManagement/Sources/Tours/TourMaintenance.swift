@@ -16,16 +16,20 @@ public struct TourMaintenance: Service {
     let catalog: TourCatalog?
     /// The `guide_tours` projection: rounds start once it has caught up with the log.
     let projection: (any ProjectionRunning)?
+    /// The read models the counts come from (`guide_tours`, discovery): the lowest of their positions, read before
+    /// counting, is the position the index's counts include.
+    let countedFrom: [any ProjectionRunning]
     let countsInterval: Duration
     let expiryInterval: Duration
     let logger: Logger
 
     public init(authoring: TourAuthoring, reads: GuideTours, index: DestinationIndex, catalog: TourCatalog? = nil,
-                after projection: (any ProjectionRunning)? = nil, countsInterval: Duration = .seconds(30),
+                after projection: (any ProjectionRunning)? = nil, countedFrom: [any ProjectionRunning] = [], countsInterval: Duration = .seconds(30),
                 expiryInterval: Duration = .seconds(3600), logger: Logger) {
         self.authoring = authoring
         self.catalog = catalog
         self.projection = projection
+        self.countedFrom = countedFrom
         self.reads = reads
         self.index = index
         self.countsInterval = countsInterval
@@ -62,9 +66,11 @@ public struct TourMaintenance: Service {
 
     /// Published tours per destination into the index.
     public func refreshCounts() async throws {
+        let position = countedFrom.map(\.status.position).min()
         let counts = try await reads.publishedCountsByDestination()
         index.replacePublishedTours(counts)
         if let catalog { index.replaceCompletedPurchases(try await catalog.popularityByDestination()) }
+        if let position { index.setCountsPosition(position) }
     }
 
     /// Expires drafts untouched for ``TourAggregate/draftLifetime``; returns how many.
