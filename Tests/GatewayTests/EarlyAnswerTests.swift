@@ -99,8 +99,8 @@ struct EarlyAnswerTests {
     static func expectAlive(_ gateway: GatewayHarness) async throws {
         let live = try await gateway.send(.GET, "/health/live")
         #expect(live.status == 200)
-        #expect(try await eventually(timeout: .seconds(20)) { GatewayApplication.requestBodiesInFlight == 0 },
-                "a request body relay was left reading: \(GatewayApplication.requestBodiesInFlight)")
+        #expect(try await eventually(timeout: .seconds(20)) { gateway.app.requestBodiesInFlight == 0 },
+                "a request body relay was left reading: \(gateway.app.requestBodiesInFlight)")
     }
 
     @Test("every upstream behaviour × body size × whole or aborted upload, concurrently: answered or closed, gateway alive",

@@ -43,6 +43,7 @@ public func buildGateway(
     let follower = cache.flatMap { cache in
         configuration.cacheEvents.map { CacheEventFollower(cache: cache, transport: $0, logger: logger) }
     }
+    let relays = RelayGauge()
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: clients))
@@ -51,7 +52,7 @@ public func buildGateway(
     router.add(middleware: GatewayMiddleware(
         table: routeTable,
         authentication: AuthenticationMiddleware(verifier: verifier, requirement: .optional),
-        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: clients, metrics: metrics.factory),
+        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: clients, metrics: metrics.factory, relays: relays),
         maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
     ))
     let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,
@@ -63,5 +64,5 @@ public func buildGateway(
                               metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
                               routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) },
                               background: [CircuitRecovery(upstreams: upstreams, logger: logger)] + (follower.map { [$0] } ?? []) + background,
-                              onServerRunning: onServerRunning)
+                              relays: relays, onServerRunning: onServerRunning)
 }

@@ -34,14 +34,15 @@ public struct GatewayApplication: ApplicationProtocol {
     /// what the OpenAPI test compares `openapi.yaml` with.
     public let routeTable: [(method: String, path: String)]
     private let background: [any Service]
-    /// Client request bodies still being relayed upstream, process-wide (``RequestBodyRelay``): back to 0 once no
-    /// request with a body is in flight.
-    public static var requestBodiesInFlight: Int { RequestBodyRelay.live.load(ordering: .relaxed) }
+    /// Client request bodies still being relayed upstream (``RequestBodyRelay``): back to 0 once no request with a
+    /// body is in flight.
+    public var requestBodiesInFlight: Int { relays.live.load(ordering: .relaxed) }
+    let relays: RelayGauge
     private let onRunning: @Sendable (any Channel) async -> Void
 
     init(responder: Responder, configuration: GatewayConfiguration, logger: Logger, readiness: Readiness, metrics: ServiceMetrics,
          upstreams: UpstreamPool, rateLimits: EdgeRateLimits, cache: EdgeCache?, routeTable: [(method: String, path: String)],
-         background: [any Service], onServerRunning: @escaping @Sendable (any Channel) async -> Void) {
+         background: [any Service], relays: RelayGauge, onServerRunning: @escaping @Sendable (any Channel) async -> Void) {
         self.routeTable = routeTable
         self.responder = responder
         self.configuration = ApplicationConfiguration(address: .hostname(configuration.service.host, port: configuration.service.port))
@@ -53,6 +54,7 @@ public struct GatewayApplication: ApplicationProtocol {
         self.rateLimits = rateLimits
         self.cache = cache
         self.background = background
+        self.relays = relays
         self.onRunning = onServerRunning
     }
 

@@ -18,6 +18,8 @@ struct ProxyForwarder: Sendable {
     let clients: ClientAddressResolver
     /// Where `gateway_upstream_failures_total{upstream,kind}` and `gateway_upstream_retries_total{upstream}` go.
     let metrics: any MetricsFactory
+    /// Counts this gateway's request-body relays still reading.
+    var relays = RelayGauge()
     /// Pause before the retry, so a restarting service gets a moment.
     var retryDelay: Duration = .milliseconds(50)
 
@@ -30,7 +32,7 @@ struct ProxyForwarder: Sendable {
         }
         upstream.retryBudget.deposit()
         let bodyFailure = BodyFailure()
-        let relay = Self.hasBody(request) ? RequestBodyRelay(body: request.body, failure: bodyFailure) : nil
+        let relay = Self.hasBody(request) ? RequestBodyRelay(body: request.body, failure: bodyFailure, gauge: relays) : nil
         let outgoing = makeRequest(request, context: context, upstream: upstream, relay: relay)
         let replayable = Self.idempotentMethods.contains(request.method) && relay == nil
         var attempt = 1

@@ -41,19 +41,16 @@ final class RequestBodyRelay: Sendable {
         var discardLimit = Int.max
     }
 
-    /// Relays still reading (`gateway_request_body_relays`): 0 whenever no request with a body is in flight.
-    static let live = Atomic<Int>(0)
-
     /// Starts reading `body`; how it fails — the body limit's 413, or the client breaking the upload off — is noted in
     /// `failure` for the answer (and kept out of the upstream's circuit breaker).
-    init(body: RequestBody, failure: BodyFailure) {
+    init(body: RequestBody, failure: BodyFailure, gauge: RelayGauge) {
         let channel = AsyncThrowingChannel<ByteBuffer, any Error>()
         let state = LockedState()
         upstreamBody = channel
         self.state = state
-        Self.live.add(1, ordering: .relaxed)
+        gauge.live.add(1, ordering: .relaxed)
         reader = Task {
-            defer { Self.live.subtract(1, ordering: .relaxed) }
+            defer { gauge.live.subtract(1, ordering: .relaxed) }
             do {
                 for try await chunk in body {
                     let pass = state.withLock { state -> Bool? in
@@ -98,6 +95,11 @@ final class RequestBodyRelay: Sendable {
         }
         await reader.value
     }
+}
+
+/// How many of one gateway's relays are still reading: 0 whenever none of its requests with a body is in flight.
+final class RelayGauge: Sendable {
+    let live = Atomic<Int>(0)
 }
 
 extension ResponseBody {
