@@ -12,6 +12,7 @@ struct LoginRequest: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(email, field: "email", min: 1, max: 254)
         validator.length(password, field: "password", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(password, field: "password", into: &validator)
         DeviceRules.validate(deviceId, into: &validator)
     }
 }
@@ -42,6 +43,7 @@ struct PasswordResetConfirmation: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(token, field: "token", min: 1, max: 512)
         validator.length(newPassword, field: "newPassword", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(newPassword, field: "newPassword", into: &validator)
     }
 }
 
@@ -52,6 +54,8 @@ struct ChangePasswordRequest: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(currentPassword, field: "currentPassword", min: 1, max: 1_024)
         validator.length(newPassword, field: "newPassword", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(currentPassword, field: "currentPassword", into: &validator)
+        PasswordRules.validateCharacters(newPassword, field: "newPassword", into: &validator)
     }
 }
 

@@ -1,0 +1,63 @@
+import Auth
+import Foundation
+import Hummingbird
+import ServiceKit
+import ServiceTesting
+import Testing
+
+/// Issue 16 (an outside probe): passwords the hasher cannot take, account answers racing an erasure, lockout that told
+/// registered emails from others.
+@Suite("auth: hardening from an outside probe")
+struct HardeningTests {
+    @Test("a NUL in any password field is a 422 invalid-characters on every route that takes a password, never a 500",
+          arguments: TestBackend.enabled)
+    func nulInPasswords(backend: TestBackend) async throws {
+        let harness = AuthHarness(backend: backend)
+        defer { harness.remove() }
+        try await harness.run { _, client in
+            let nul = #"Secret123x\u0000tail"#
+            func expectInvalid(_ reply: AuthClient.Reply, _ field: String, sourceLocation: SourceLocation = #_sourceLocation) {
+                #expect(reply.status == 422, "\(reply.text)", sourceLocation: sourceLocation)
+                #expect(reply.headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
+                #expect(reply.fieldErrors.contains("\(field):invalid-characters"), "\(reply.text)", sourceLocation: sourceLocation)
+            }
+            expectInvalid(try await client.register("nul1", "nul1@example.com", password: nul), "password")
+            let registered = try await client.register("nul2", "nul2@example.com")
+            #expect(registered.status == 201)
+            // Known and unknown emails alike, before any bcrypt work or failure count.
+            expectInvalid(try await client.login("nul2@example.com", password: nul), "password")
+            expectInvalid(try await client.login("nobody@example.com", password: nul), "password")
+            let token = try #require(try await client.login("nul2@example.com")["accessToken"])
+            expectInvalid(try await client.post("/v1/auth/password", #"{"currentPassword":"Secret123x","newPassword":"\#(nul)"}"#, token: token),
+                          "newPassword")
+            expectInvalid(try await client.post("/v1/auth/password", #"{"currentPassword":"\#(nul)","newPassword":"Other123x"}"#, token: token),
+                          "currentPassword")
+            expectInvalid(try await client.post("/v1/auth/password-reset/confirm", #"{"token":"abc","newPassword":"\#(nul)"}"#), "newPassword")
+            // The licence number is one line of printable text.
+            let licence = try await client.post("/v1/auth/register",
+                                                #"{"username":"nul3","email":"nul3@example.com","password":"Secret123x","role":"guide","licenceNumber":"AT\u00001"}"#)
+            #expect(licence.fieldErrors == ["licenceNumber:invalid-characters"])
+            // Nothing half-done: the password still works, the account with the NUL password does not exist.
+            #expect(try await client.login("nul2@example.com").status == 200)
+            #expect(try await client.register("nul1", "nul1@example.com").status == 201)
+        }
+    }
+
+    @Test("a password of 128 characters but thousands of bytes (combining marks) registers, logs in and changes, not a 500")
+    func passwordsLongerThanLibxcryptTakes() async throws {
+        let harness = AuthHarness()
+        defer { harness.remove() }
+        try await harness.run { _, client in
+            // 9 characters; the last is one grapheme of `e` and 1,000 combining acute accents (2,001 UTF-8 bytes).
+            let long = "Abcdefg1e" + String(repeating: #"\u0301"#, count: 1_000)
+            #expect(try await client.register("long1", "long1@example.com", password: long).status == 201)
+            let login = try await client.login("long1@example.com", password: long)
+            #expect(login.status == 200)
+            let token = try #require(login["accessToken"])
+            // Only the first 72 bytes count, as documented: the same prefix logs in.
+            #expect(try await client.login("long1@example.com", password: "Abcdefg1e" + String(repeating: #"\u0301"#, count: 40)).status == 200)
+            let changed = try await client.post("/v1/auth/password", #"{"currentPassword":"\#(long)","newPassword":"\#(long)X"}"#, token: token)
+            #expect(changed.status == 204, "\(changed.text)")
+        }
+    }
+}
