@@ -60,4 +60,50 @@ struct HardeningTests {
             #expect(changed.status == 204, "\(changed.text)")
         }
     }
+
+    @Test("PATCH /v1/users/me racing DELETE /v1/users/me answers a whole Account or a documented problem; afterwards every route refuses",
+          arguments: TestBackend.enabled)
+    func profileRacingErasure(backend: TestBackend) async throws {
+        let harness = AuthHarness(backend: backend)
+        defer { harness.remove() }
+        try await harness.run { _, client in
+            for round in 0..<6 {
+                let email = "racer\(round)@example.com"
+                #expect(try await client.register("racer\(round)", email).status == 201)
+                let login = try await client.login(email)
+                let token = try #require(login["accessToken"]), refresh = try #require(login["refreshToken"])
+                let (patch, erase) = try await withThrowingTaskGroup(of: (String, AuthClient.Reply).self) { group in
+                    group.addTask { ("patch", try await client.send(.patch, "/v1/users/me", json: #"{"displayName":"Racer \#(round)"}"#, token: token)) }
+                    group.addTask { ("delete", try await client.send(.delete, "/v1/users/me", token: token)) }
+                    var replies: [String: AuthClient.Reply] = [:]
+                    for try await (name, reply) in group { replies[name] = reply }
+                    return (replies["patch"]!, replies["delete"]!)
+                }
+                #expect([204, 401].contains(erase.status), "\(erase.text)")
+                if patch.status == 200 {
+                    #expect(patch["username"] == "racer\(round)" && patch["email"] == email, "an Account has its username and email: \(patch.text)")
+                } else {
+                    #expect([401, 404].contains(patch.status), "\(patch.text)")
+                    #expect(patch.headers[.contentType] == "application/problem+json")
+                }
+                // Erase for sure (the PATCH may have won), then every route answers a documented error.
+                if erase.status != 204 {
+                    let again = try await client.login(email)
+                    if let fresh = again["accessToken"] { #expect(try await client.send(.delete, "/v1/users/me", token: fresh).status == 204) }
+                }
+                let after: [(HTTPRequest.Method, String, String?)] = [
+                    (.get, "/v1/users/me", nil), (.patch, "/v1/users/me", #"{"displayName":"x"}"#), (.delete, "/v1/users/me", nil),
+                    (.post, "/v1/auth/logout", nil), (.get, "/v1/auth/sessions", nil),
+                    (.delete, "/v1/auth/sessions/\(login["sessionId"] ?? "")", nil),
+                    (.post, "/v1/auth/password", #"{"currentPassword":"Secret123x","newPassword":"Other123x"}"#),
+                ]
+                for (method, path, body) in after {
+                    let reply = try await client.send(method, path, json: body, token: token)
+                    #expect(reply.status == 401 && reply["code"] == "invalid-token", "\(method) \(path): \(reply.status) \(reply.text)")
+                }
+                #expect(try await client.refresh(refresh).status == 401)
+                #expect(try await client.login(email).status == 401)
+            }
+        }
+    }
 }
