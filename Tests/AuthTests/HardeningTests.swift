@@ -106,4 +106,34 @@ struct HardeningTests {
             }
         }
     }
+
+    @Test("an unknown email locks like a registered one: the same statuses, codes and Retry-After, and both unlock alike")
+    func lockoutDoesNotRevealAccounts() async throws {
+        let harness = AuthHarness()
+        defer { harness.remove() }
+        try await harness.run { _, client in
+            _ = try await client.register("known1", "known1@example.com")
+            // An account without a password (single sign-on) is no different: checked through the same unknown path.
+            func attempts(_ email: String) async throws -> [String] {
+                var seen: [String] = []
+                for _ in 0..<11 {
+                    let reply = try await client.login(email, password: "Wrong12345")
+                    seen.append("\(reply.status) \(reply["code"] ?? "") \(reply.headers[.retryAfter] ?? "-")")
+                }
+                return seen
+            }
+            let known = try await attempts("known1@example.com")
+            let unknown = try await attempts("Nobody@Example.com")
+            #expect(known == unknown)
+            #expect(known.last == "429 account-locked 900")
+            #expect(known.dropLast().allSatisfy { $0 == "401 invalid-credentials -" })
+            // While locked, even the right password (or any password) is 429, for both.
+            #expect(try await client.login("known1@example.com").status == 429)
+            #expect(try await client.login("nobody@example.com", password: "Anything123").status == 429)
+            harness.clock.advance(seconds: 15 * 60 + 1)
+            #expect(try await client.login("known1@example.com", password: "Wrong12345").status == 401)
+            #expect(try await client.login("nobody@example.com", password: "Wrong12345").status == 401)
+            #expect(try await client.login("known1@example.com").status == 200)
+        }
+    }
 }

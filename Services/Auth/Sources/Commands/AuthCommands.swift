@@ -43,6 +43,8 @@ public final class AuthCommands: Sendable {
     let settings: AuthSettings
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Failed logins of emails without a password account, locked like an account's.
+    let unknownAccountLockout: UnknownAccountLockout
 
     public init(store: any EventStore, directory: AuthDirectory, personalData: PersonalData, hasher: PasswordHasher,
                 issuer: AccessTokenIssuer, mail: any EmailSender, settings: AuthSettings = AuthSettings(),
@@ -56,6 +58,7 @@ public final class AuthCommands: Sendable {
         self.settings = settings
         self.now = now
         self.logger = logger
+        self.unknownAccountLockout = UnknownAccountLockout(settings: settings)
     }
 
     // MARK: Registration
@@ -152,11 +155,19 @@ public final class AuthCommands: Sendable {
 
     // MARK: Login, refresh, logout
 
-    /// Email + password login. Unknown email, no password and wrong password answer the same, after the same bcrypt work.
+    /// Email + password login. Unknown email, no password and wrong password answer the same, after the same bcrypt work,
+    /// and lock alike: an email without a password account is counted by ``UnknownAccountLockout`` as an account is by
+    /// its `LoginFailed` events (same threshold, duration, status and `Retry-After`).
     public func login(email: String, password: String, deviceId: String) async throws -> IssuedTokens {
         try await directory.sync()
         guard let user = directory.user(email: email), user.status != .erased, let hash = user.passwordHash else {
+            let at = now()
+            if let until = unknownAccountLockout.lockedUntil(email, at: at) {
+                AuthMetrics.login("locked")
+                throw AuthError.accountLocked(until: until, now: at)
+            }
             await hasher.verifyAgainstDummy(password)
+            unknownAccountLockout.recordFailure(email, at: now())
             AuthMetrics.login("invalid-credentials")
             throw AuthError.invalidCredentials
         }
