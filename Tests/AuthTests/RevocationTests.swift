@@ -1,6 +1,7 @@
 import Auth
 import Contracts
 import Foundation
+import Kafka
 import Logging
 import Messaging
 import ServiceKit
@@ -130,6 +131,49 @@ struct RevocationTests {
                 #expect(String(buffer: refused.body).contains(#""code":"invalid-token""#))
                 let accepted = try await client.execute(uri: "/v1/whoami", method: .get, headers: [.authorization: "Bearer \(sessions.live.token)"])
                 #expect(accepted.status == .ok)
+            }
+        }
+    }
+
+    @Test("on Kafka too: auth's relay publishes SessionRevoked to waypoint.auth, and a consuming service and the gateway's follower refuse those sessions")
+    func overKafka() async throws {
+        let cluster = try KafkaMockCluster()
+        let harness = AuthHarness()
+        let consumerDirectory = TemporaryDirectory("waypoint-revocations")
+        defer {
+            cluster.shutdown()
+            harness.remove()
+            consumerDirectory.remove()
+        }
+        let brokers = cluster.bootstrapServers
+        let settings = try {
+            var settings = try Self.settings(.sqlite, directory: consumerDirectory, schema: "")
+            settings.kafkaBrokers = brokers
+            settings.kafkaProperties = KafkaMockCluster.clientProperties
+            return settings
+        }()
+        try await harness.run({
+            $0.runtime.kafkaBrokers = brokers
+            $0.runtime.kafkaProperties = KafkaMockCluster.clientProperties
+        }) { _, client in
+            let sessions = try await Self.endSessions(client)
+            let ended = [sessions.loggedOut.session, sessions.reused.session, sessions.passwordChanged.session]
+            try await ServiceStorage.withOpen(settings, logger: Self.quiet) { storage in
+                let feed = try await storage.revokedSessions(producerURL: nil, internalToken: nil,
+                                                             options: ConsumerOptions(pollTimeout: .milliseconds(250)), logger: Self.quiet)
+                try await Self.whileRunning({ try await feed.consumer.run() }) { () async throws -> Void in
+                    let arrived = try await Self.eventually { ended.allSatisfy { feed.registry.isRevoked(sessionId: $0) } }
+                    #expect(arrived)
+                    #expect(!feed.registry.isRevoked(sessionId: sessions.live.session))
+                }
+            }
+            let follower = RevokedSessionsFollower(
+                transport: .kafka(brokers: brokers, properties: KafkaMockCluster.clientProperties, clientID: "gateway-test"),
+                pollTimeout: .milliseconds(250), logger: Self.quiet)
+            try await Self.whileRunning({ try await follower.run() }) { () async throws -> Void in
+                let arrived = try await Self.eventually { ended.allSatisfy { follower.registry.isRevoked(sessionId: $0) } }
+                #expect(arrived)
+                #expect(!follower.registry.isRevoked(sessionId: sessions.live.session))
             }
         }
     }
