@@ -16,6 +16,8 @@ public struct AnalyticsServer: Sendable {
     public let database: AnalyticsDatabase
     /// The live generation of the analytics tables (1 until the first rebuild).
     public let generation: Int
+    /// Sessions auth revoked (`waypoint.auth`): their access tokens are refused here too.
+    public let revokedSessions: RevokedSessionsFeed
 
     /// Prepares the database (meta table, live tables, SQLite page cache) over opened storage.
     public static func assemble(_ configuration: AnalyticsConfiguration, storage: ServiceStorage,
@@ -24,7 +26,10 @@ public struct AnalyticsServer: Sendable {
         try await database.tune()
         let generation = try await database.prepareLive()
         logger.info("analytics tables ready", metadata: ["generation": "\(generation)"])
-        return AnalyticsServer(configuration: configuration, storage: storage, database: database, generation: generation)
+        let revokedSessions = try await storage.revokedSessions(producerURL: configuration.producerURL(.auth),
+                                                                internalToken: configuration.service.internalToken, logger: logger)
+        return AnalyticsServer(configuration: configuration, storage: storage, database: database, generation: generation,
+                               revokedSessions: revokedSessions)
     }
 
     /// The live consumers of the configured topics (run them as the application's background services).
@@ -46,10 +51,12 @@ public struct AnalyticsServer: Sendable {
         let consumers = try consumers ?? self.consumers(metrics: metrics, logger: logger)
         let readiness = Readiness()
         for consumer in consumers { consumer.register(with: readiness) }
+        readiness.register(revokedSessions.consumer)
         let routes = AnalyticsRoutes(queries: queries, now: now)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
-            openAPI: try AnalyticsOpenAPI.document(), background: consumers.map(\.runner), logger: logger,
+            revokedSessions: revokedSessions.registry, openAPI: try AnalyticsOpenAPI.document(),
+            background: consumers.map(\.runner) + [revokedSessions.consumer], logger: logger,
             onServerRunning: onServerRunning
         ) { router in
             routes.add(to: router)

@@ -62,7 +62,8 @@ public struct AuthServer: Sendable {
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics,
-            keySource: RingKeySource(ring: keyRing), openAPI: try AuthOpenAPI.document(),
+            keySource: RingKeySource(ring: keyRing), revokedSessions: DirectoryRevokedSessions(directory: directory),
+            openAPI: try AuthOpenAPI.document(),
             background: [directory] + publishing, logger: logger, onServerRunning: onServerRunning
         ) { serviceRoutes in
             routes.add(to: serviceRoutes)
@@ -91,6 +92,17 @@ struct RingKeySource: AccessTokenKeySource {
 
     func publicKey(for kid: String) async throws -> Insecure.RSA.PublicKey? {
         try await StaticKeySource(keySet: await ring.publishedKeySet()).publicKey(for: kid)
+    }
+}
+
+/// auth refuses the access tokens of revoked sessions from its own session store (the directory), which every
+/// revocation reaches at once on this instance and within the directory's follow interval on others.
+struct DirectoryRevokedSessions: RevokedSessionLookup {
+    let directory: AuthDirectory
+
+    func isRevoked(sessionId: String) -> Bool {
+        guard let id = UUID(uuidString: sessionId) else { return false }
+        return directory.session(id)?.revocation != nil
     }
 }
 

@@ -11,6 +11,8 @@ import ServiceLifecycle
 ///   - configuration: Everything read from the environment.
 ///   - metrics: ``ServiceMetrics/shared`` in production, a fresh instance in tests.
 ///   - keySource: Access-token keys; `nil` fetches the configured JWKS URL (auth's) with ServiceKit's ``JWKSProvider``.
+///   - revokedSessions: Sessions whose access tokens the edge refuses (Messaging's ``RevokedSessionsFollower`` of
+///     `waypoint.auth`); `nil` checks none.
 ///   - readiness: The registry of the gateway's own checks.
 ///   - routeTable: Which service owns which path; Waypoint's by default.
 ///   - logger: The application logger; defaults to one labelled `gateway`.
@@ -22,6 +24,7 @@ public func buildGateway(
     configuration: GatewayConfiguration,
     metrics: ServiceMetrics = .shared,
     keySource: (any AccessTokenKeySource)? = nil,
+    revokedSessions: (any RevokedSessionLookup)? = nil,
     readiness: Readiness = Readiness(),
     routeTable: RouteTable = .waypoint,
     logger: Logger? = nil,
@@ -33,7 +36,8 @@ public func buildGateway(
     let verifier = AccessTokenVerifier(
         keys: keySource ?? JWKSProvider(url: configuration.service.jwksURL, logger: logger),
         issuer: configuration.service.jwtIssuer,
-        audience: configuration.service.jwtAudience
+        audience: configuration.service.jwtAudience,
+        revokedSessions: revokedSessions
     )
     let upstreams = UpstreamPool(configuration: configuration)
     let clients = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

@@ -21,6 +21,8 @@ public struct TourManagementServer: Sendable {
     public let readModels: TourReadModels
     /// Purchases, payments, entitlements, exchange rates.
     public let commerce: Commerce
+    /// Sessions auth revoked (`waypoint.auth`): their access tokens are refused here too.
+    public let revokedSessions: RevokedSessionsFeed
 
     /// Builds the service over opened storage: imports the gazetteer when the destinations table is empty, then builds
     /// the in-memory index from the table.
@@ -33,8 +35,10 @@ public struct TourManagementServer: Sendable {
         let bundleKey = try await BundleSigningKey.load(storage)
         let readModels = try await TourReadModels.prepare(storage, logger: logger)
         let commerce = try await Commerce.open(configuration.commerce, storage: storage, logger: logger)
+        let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
+                                                                internalToken: configuration.service.internalToken, logger: logger)
         return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media,
-                                    bundleKey: bundleKey, readModels: readModels, commerce: commerce)
+                                    bundleKey: bundleKey, readModels: readModels, commerce: commerce, revokedSessions: revokedSessions)
     }
 
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
@@ -80,14 +84,16 @@ public struct TourManagementServer: Sendable {
         readiness.register(guideAccounts)
         for projection in readModels.all { readiness.register(projection) }
         readiness.register(notifier)
+        readiness.register(revokedSessions.consumer)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
-            openAPI: try TourManagementOpenAPI.document(),
+            revokedSessions: revokedSessions.registry, openAPI: try TourManagementOpenAPI.document(),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(TourManagementEvents.topics, logger: logger)
                 + readModels.all + [maintenance,
-                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier, views],
+                   MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier, views,
+                   revokedSessions.consumer],
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             // First, so that it wraps every route below: cache tags and log positions for the gateway's cache.

@@ -47,6 +47,8 @@ public struct ServiceApplication: ApplicationProtocol {
     ///   - readiness: The registry components register their checks with.
     ///   - metrics: Where metrics go; ``ServiceMetrics/shared`` in production, a fresh instance in tests.
     ///   - keySource: Access-token keys; `nil` fetches ``ServiceConfiguration/jwksURL`` with ``JWKSProvider``.
+    ///   - revokedSessions: Sessions whose access tokens are refused (``RevokedSessions`` fed from `waypoint.auth`); `nil`
+    ///     checks none.
     ///   - openAPI: The document served at `/openapi.yaml`.
     ///   - bodyLimitOverrides: Routes whose bodies may be larger (or must be smaller) than `maxBodyBytes`, e.g. uploads.
     ///   - clients: Connection pools and clients (e.g. `PostgresClient`): started with the app, stopped last.
@@ -59,6 +61,7 @@ public struct ServiceApplication: ApplicationProtocol {
         readiness: Readiness = Readiness(),
         metrics: ServiceMetrics = .shared,
         keySource: (any AccessTokenKeySource)? = nil,
+        revokedSessions: (any RevokedSessionLookup)? = nil,
         openAPI: OpenAPIDocument? = nil,
         bodyLimitOverrides: [BodyLimitOverride] = [],
         clients: [any Service] = [],
@@ -71,7 +74,8 @@ public struct ServiceApplication: ApplicationProtocol {
         let verifier = AccessTokenVerifier(
             keys: keySource ?? JWKSProvider(url: configuration.jwksURL, logger: logger),
             issuer: configuration.jwtIssuer,
-            audience: configuration.jwtAudience
+            audience: configuration.jwtAudience,
+            revokedSessions: revokedSessions
         )
         let router = Self.makeRouter(configuration: configuration, metrics: metrics, bodyLimitOverrides: bodyLimitOverrides)
         OperationalRoutes(readiness: readiness, metrics: metrics, openAPI: openAPI).add(to: router)

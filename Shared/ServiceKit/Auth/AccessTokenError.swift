@@ -22,6 +22,9 @@ public enum AccessTokenError: Error, Sendable, Equatable {
     case wrongIssuer(String)
     /// `aud` does not contain the configured audience.
     case wrongAudience([String])
+    /// The token's session (`sid`) was revoked (logout, refresh-token reuse, password change, …): refused with the
+    /// same 401 `invalid-token`, detail "The session of this access token has ended."
+    case sessionRevoked
     /// The key set could not be fetched, so nothing can be verified right now (answered with 503).
     case keysUnavailable
 }

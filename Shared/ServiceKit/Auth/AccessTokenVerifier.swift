@@ -14,7 +14,8 @@ import Foundation
 /// Order of checks: three segments; header `alg` exactly `RS256` (so `none` and `HS256`-with-the-public-key
 /// fail); a `kid` that the key source knows (refetching on rotation); the signature (jwt-kit, RSA
 /// PKCS#1 v1.5 with SHA-256); the claims of ``AccessTokenClaims``; `exp`, `nbf` and `iat` within
-/// ``leeway``; `iss` equal to ``issuer``; `aud` containing ``audience``.
+/// ``leeway``; `iss` equal to ``issuer``; `aud` containing ``audience``; finally, when ``revokedSessions`` is set, a
+/// session (`sid`) that has not been revoked (``AccessTokenError/sessionRevoked``).
 public struct AccessTokenVerifier: Sendable {
     /// Where public keys come from.
     public let keys: any AccessTokenKeySource
@@ -26,6 +27,9 @@ public struct AccessTokenVerifier: Sendable {
     public let leeway: Duration
     /// The current time; injectable for tests.
     public let now: @Sendable () -> Date
+    /// Sessions whose tokens are refused although they verify: ``RevokedSessions`` fed from `waypoint.auth`, or auth's
+    /// own session store; `nil` checks no revocation.
+    public let revokedSessions: (any RevokedSessionLookup)?
     /// One single-key collection per `kid`, built on first use (building one per request cost as much as the check).
     private let collections = KeyCollectionCache()
 
@@ -35,8 +39,10 @@ public struct AccessTokenVerifier: Sendable {
         issuer: String,
         audience: String,
         leeway: Duration = .seconds(60),
+        revokedSessions: (any RevokedSessionLookup)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.revokedSessions = revokedSessions
         self.keys = keys
         self.issuer = issuer
         self.audience = audience
@@ -61,6 +67,7 @@ public struct AccessTokenVerifier: Sendable {
             throw AccessTokenError.invalidSignatureOrClaims
         }
         try validate(claims)
+        if let revokedSessions, revokedSessions.isRevoked(sessionId: claims.sessionId) { throw AccessTokenError.sessionRevoked }
         return AuthenticatedIdentity(
             subject: claims.subject.value,
             role: claims.role,

@@ -6,7 +6,8 @@ import Logging
 ///
 /// With ``Requirement/required`` a request without a token gets 401 `unauthenticated`; with
 /// ``Requirement/optional`` it proceeds anonymously. A token that is present but invalid is always
-/// 401 `invalid-token` with `WWW-Authenticate: Bearer … error="invalid_token"`. When the key set cannot
+/// 401 `invalid-token` with `WWW-Authenticate: Bearer … error="invalid_token"` — also the token of a revoked session,
+/// when the verifier has a ``AccessTokenVerifier/revokedSessions`` lookup. When the key set cannot
 /// be fetched the answer is 503, because the token may well be valid.
 public struct AuthenticationMiddleware: RouterMiddleware {
     /// The request context of Waypoint services.
@@ -52,6 +53,9 @@ public struct AuthenticationMiddleware: RouterMiddleware {
         } catch AccessTokenError.keysUnavailable {
             context.logger.warning("access token not verifiable: signing keys unavailable")
             throw Problem.serviceUnavailable("Access tokens cannot be verified right now.", retryAfter: .seconds(10))
+        } catch AccessTokenError.sessionRevoked {
+            context.logger.info("access token refused", metadata: ["reason": "session revoked"])
+            throw Problem.unauthorized("The session of this access token has ended.")
         } catch {
             context.logger.info("access token refused", metadata: ["reason": .string(String(describing: error))])
             throw Problem.unauthorized()

@@ -39,8 +39,14 @@ enum Bcrypt {
     ///
     /// `setting` may be a setting from ``makeSetting(cost:)`` or a complete stored hash (only its first 29
     /// characters count). The ~32 KiB `struct crypt_data` lives on the heap and is wiped afterwards.
+    ///
+    /// Only the first ``PasswordHasher/significantPasswordBytes`` (72) UTF-8 bytes are handed to libxcrypt: bcrypt
+    /// ignores the rest anyway (so the hash is the same), and libxcrypt refuses passphrases of 512 bytes or more,
+    /// which 128 characters of multi-byte or combining text can exceed. The cut may fall inside a character; bcrypt
+    /// works on bytes.
     static func crypt(_ password: String, setting: String) -> String? {
         guard !password.utf8.contains(0) else { return nil }
+        let phrase = password.utf8.prefix(PasswordHasher.significantPasswordBytes).map { CChar(bitPattern: $0) } + [0]
         let size = MemoryLayout<crypt_data>.size
         let data = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<crypt_data>.alignment)
         data.initializeMemory(as: UInt8.self, repeating: 0, count: size)
@@ -48,7 +54,7 @@ enum Bcrypt {
             explicit_bzero(data, size)
             data.deallocate()
         }
-        guard let result = crypt_rn(password, setting, data, Int32(size)) else { return nil }
+        guard let result = crypt_rn(phrase, setting, data, Int32(size)) else { return nil }
         return String(cString: result)
     }
 

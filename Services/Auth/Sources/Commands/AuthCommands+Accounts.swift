@@ -79,11 +79,13 @@ extension AuthCommands {
             if displayName == user.displayName, avatarUrl == user.avatarUrl, currency == user.homeCurrency, language == user.language {
                 return user  // Nothing changes: nothing to record or publish.
             }
-            let event = try UserProfileUpdated(
-                userId: userId,
-                displayName: try await displayName.asyncMap { try await personalData.seal($0, subject) },
-                avatarUrl: try await avatarUrl.asyncMap { try await personalData.seal($0, subject) },
-                homeCurrency: currency, language: language, updatedAt: now()).newEvent()
+            let event = try await unlessErased(.notFound("no such user")) {
+                try UserProfileUpdated(
+                    userId: userId,
+                    displayName: try await displayName.asyncMap { try await personalData.seal($0, subject) },
+                    avatarUrl: try await avatarUrl.asyncMap { try await personalData.seal($0, subject) },
+                    homeCurrency: currency, language: language, updatedAt: now()).newEvent()
+            }
             do {
                 _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
             } catch EventStoreError.wrongExpectedVersion {

@@ -43,6 +43,8 @@ public final class AuthCommands: Sendable {
     let settings: AuthSettings
     let now: @Sendable () -> Date
     let logger: Logger
+    /// Failed logins of emails without a password account, locked like an account's.
+    let unknownAccountLockout: UnknownAccountLockout
 
     public init(store: any EventStore, directory: AuthDirectory, personalData: PersonalData, hasher: PasswordHasher,
                 issuer: AccessTokenIssuer, mail: any EmailSender, settings: AuthSettings = AuthSettings(),
@@ -56,6 +58,7 @@ public final class AuthCommands: Sendable {
         self.settings = settings
         self.now = now
         self.logger = logger
+        self.unknownAccountLockout = UnknownAccountLockout(settings: settings)
     }
 
     // MARK: Registration
@@ -152,11 +155,19 @@ public final class AuthCommands: Sendable {
 
     // MARK: Login, refresh, logout
 
-    /// Email + password login. Unknown email, no password and wrong password answer the same, after the same bcrypt work.
+    /// Email + password login. Unknown email, no password and wrong password answer the same, after the same bcrypt work,
+    /// and lock alike: an email without a password account is counted by ``UnknownAccountLockout`` as an account is by
+    /// its `LoginFailed` events (same threshold, duration, status and `Retry-After`).
     public func login(email: String, password: String, deviceId: String) async throws -> IssuedTokens {
         try await directory.sync()
         guard let user = directory.user(email: email), user.status != .erased, let hash = user.passwordHash else {
+            let at = now()
+            if let until = unknownAccountLockout.lockedUntil(email, at: at) {
+                AuthMetrics.login("locked")
+                throw AuthError.accountLocked(until: until, now: at)
+            }
             await hasher.verifyAgainstDummy(password)
+            unknownAccountLockout.recordFailure(email, at: now())
             AuthMetrics.login("invalid-credentials")
             throw AuthError.invalidCredentials
         }
@@ -210,10 +221,11 @@ public final class AuthCommands: Sendable {
         let at = now()
         let expiresAt = at.addingTimeInterval(settings.refreshTokenLifetime.timeInterval)
         let subject = user.id.uuidString.lowercased()
+        let sealedDevice = try await unlessErased(.invalidCredentials) { try await personalData.seal(deviceId, subject) }
         _ = try await store.append([
             try SessionStarted(sessionId: sessionId, userId: user.id, method: method, startedAt: at, expiresAt: expiresAt).newEvent(),
             try RefreshTokenIssued(sessionId: sessionId, userId: user.id, tokenHash: token.hash, generation: 1,
-                                   deviceId: try await personalData.seal(deviceId, subject), issuedAt: at, expiresAt: expiresAt).newEvent(),
+                                   deviceId: sealedDevice, issuedAt: at, expiresAt: expiresAt).newEvent(),
         ], to: AuthEvents.sessionStream(sessionId), expectedVersion: .noStream)
         if user.consecutiveFailures > 0 || user.lockedUntil != nil {
             // Any version: a concurrent failure recorded meanwhile is superseded by this success.
@@ -221,6 +233,12 @@ public final class AuthCommands: Sendable {
                                        to: AuthEvents.userStream(user.id), expectedVersion: .any)
         }
         try await directory.sync()
+        guard let current = directory.user(user.id), current.status == .active else {
+            // Suspended or erased while the session started: the revocation of every session may have missed this one.
+            let suspended = directory.user(user.id)?.status == .suspended
+            try await revoke(sessionId, reason: suspended ? .userSuspended : .userErased)
+            throw suspended ? AuthError.accountSuspended : AuthError.invalidCredentials
+        }
         let live = directory.sessions(of: user.id).filter { $0.isLive(at: at) }
         if live.count > settings.maximumSessionsPerUser {
             for oldest in live.sorted(by: { $0.startedAt < $1.startedAt }).prefix(live.count - settings.maximumSessionsPerUser)
@@ -230,7 +248,7 @@ public final class AuthCommands: Sendable {
         }
         let access = try await issuer.issue(subject: subject, role: user.effectiveRole, sessionId: sessionId.uuidString.lowercased())
         return IssuedTokens(accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: token.encoded,
-                            refreshTokenExpiresAt: expiresAt, sessionId: sessionId, user: directory.user(user.id) ?? user)
+                            refreshTokenExpiresAt: expiresAt, sessionId: sessionId, user: current)
     }
 
     /// Rotates a refresh token. A token presented a second time revokes its whole session (reuse detection): two
@@ -269,6 +287,17 @@ public final class AuthCommands: Sendable {
                                 refreshTokenExpiresAt: expiresAt, sessionId: session.id, user: user)
         }
         throw AuthError.conflict("the session changed concurrently; retry")
+    }
+
+    /// Runs `body` (which seals something of a user), turning `PersonalDataError.subjectErased` — the user was erased
+    /// meanwhile and nothing of theirs can be sealed any more — into `refusal`, the answer a request after the erasure
+    /// gets, instead of a 500.
+    func unlessErased<T>(_ refusal: AuthError, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch PersonalDataError.subjectErased {
+            throw refusal
+        }
     }
 
     /// Revokes a session (idempotent: a revoked session stays revoked with its first reason).
@@ -319,9 +348,10 @@ public final class AuthCommands: Sendable {
     private func setPassword(_ user: UserRecord, to password: String, reason: PasswordChangeReason) async throws {
         let hash = try await hasher.hash(password)
         let at = now()
+        let sealedHash = try await unlessErased(.notFound("no such user")) { try await personalData.seal(hash, user.id.uuidString.lowercased()) }
         let events = [
             try PasswordChanged(userId: user.id, reason: reason, changedAt: at).newEvent(),
-            try PasswordHashSet(userId: user.id, passwordHash: try await personalData.seal(hash, user.id.uuidString.lowercased()), setAt: at).newEvent(),
+            try PasswordHashSet(userId: user.id, passwordHash: sealedHash, setAt: at).newEvent(),
         ]
         do {
             _ = try await store.append(events, to: AuthEvents.userStream(user.id), expectedVersion: .exact(user.version))

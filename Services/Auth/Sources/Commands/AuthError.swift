@@ -30,8 +30,11 @@ enum AuthError: Error, Sendable, Hashable {
                     detail: "The email or password is not correct.")
         case let .accountLocked(until, now):
             {
+                // Whole seconds, rounded up, ignoring the last millisecond: an account's lock end comes back from its
+                // log rounded to the microsecond, so without the tolerance it could answer one second more than the
+                // same lock of an email without an account (UnknownAccountLockout) and tell the two apart.
                 var problem = Problem.tooManyRequests(
-                    retryAfter: .seconds(max(1, until.timeIntervalSince(now).rounded(.up))),
+                    retryAfter: .seconds(max(1, (until.timeIntervalSince(now) - 0.001).rounded(.up))),
                     detail: "Too many failed logins; the account is locked until \(RFC3339.string(until)).")
                 problem.code = "account-locked"
                 problem.title = "Account locked"

@@ -27,8 +27,8 @@ public struct RegisterRequest: Decodable, Sendable, ValidatableRequest {
         if let licenceNumber {
             validator.require(role == .guide, field: "licenceNumber", code: "not-allowed", message: "only guides have a licence number")
             validator.length(licenceNumber, field: "licenceNumber", min: 1, max: 64)
-            validator.require(!licenceNumber.contains(where: \.isNewline), field: "licenceNumber", code: "invalid-characters",
-                              message: "must be one line")
+            validator.require(!licenceNumber.contains(where: { $0.isNewline || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }),
+                              field: "licenceNumber", code: "invalid-characters", message: "must be one line of printable text")
         }
     }
 }
@@ -72,10 +72,11 @@ enum EmailRules {
     }
 }
 
-/// Passwords: 8–128 characters, at least one upper-case letter and one digit, not the username or the email.
+/// Passwords: 8–128 characters, at least one upper-case letter and one digit, not the username or the email, no NUL.
 enum PasswordRules {
     static func validate(_ password: String, field: String, username: String?, email: String?, into validator: inout Validator) {
         validator.length(password, field: field, min: 8, max: 128)
+        validateCharacters(password, field: field, into: &validator)
         validator.require(password.contains(where: \.isUppercase), field: field, code: "missing-uppercase",
                           message: "must contain an upper-case letter")
         validator.require(password.contains(where: \.isNumber), field: field, code: "missing-digit", message: "must contain a digit")
@@ -86,6 +87,13 @@ enum PasswordRules {
         if let email, !email.isEmpty {
             validator.require(lowered != Normalize.email(email), field: field, code: "equals-email", message: "must not be the email")
         }
+    }
+
+    /// What bcrypt cannot carry: libxcrypt takes a C string, so a NUL would end the password early (and the hasher
+    /// refuses it). Checked on every field that takes a password — new ones and the ones being verified (login, current
+    /// password) — so such input is a `422 invalid-characters` field error before any hashing.
+    static func validateCharacters(_ password: String, field: String, into validator: inout Validator) {
+        validator.require(!password.utf8.contains(0), field: field, code: "invalid-characters", message: "must not contain NUL characters")
     }
 
     static func check(_ password: String, field: String, username: String?, email: String?) throws {

@@ -6,8 +6,8 @@ import ServiceKit
 /// The caller's own account (`GET /v1/users/me`, registration).
 struct AccountResponse: ResponseEncodable {
     var id: String
-    var username: String?
-    var email: String?
+    var username: String
+    var email: String
     var role: UserRole
     var baseRole: UserRole
     var status: AccountStatus
@@ -18,10 +18,16 @@ struct AccountResponse: ResponseEncodable {
     var language: String?
     var registeredAt: Date
 
-    init(_ user: UserRecord) {
+    /// The account as the `Account` schema describes it. An erased account has no username or email any more (and
+    /// no session), so it is never answered as an account: a command that raced an erasure (say `PATCH /v1/users/me`
+    /// against `DELETE /v1/users/me`) answers `404 not-found` like a request that came after it.
+    init(_ user: UserRecord) throws {
+        guard user.status != .erased, let username = user.username, let email = user.email else {
+            throw Problem.notFound("no such user")
+        }
         id = user.id.uuidString.lowercased()
-        username = user.username
-        email = user.email
+        self.username = username
+        self.email = email
         role = user.effectiveRole
         baseRole = user.baseRole
         status = user.status

@@ -12,6 +12,7 @@ struct LoginRequest: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(email, field: "email", min: 1, max: 254)
         validator.length(password, field: "password", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(password, field: "password", into: &validator)
         DeviceRules.validate(deviceId, into: &validator)
     }
 }
@@ -42,6 +43,7 @@ struct PasswordResetConfirmation: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(token, field: "token", min: 1, max: 512)
         validator.length(newPassword, field: "newPassword", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(newPassword, field: "newPassword", into: &validator)
     }
 }
 
@@ -52,6 +54,8 @@ struct ChangePasswordRequest: Decodable, Sendable, ValidatableRequest {
     func validate(into validator: inout Validator) {
         validator.length(currentPassword, field: "currentPassword", min: 1, max: 1_024)
         validator.length(newPassword, field: "newPassword", min: 1, max: 1_024)
+        PasswordRules.validateCharacters(currentPassword, field: "currentPassword", into: &validator)
+        PasswordRules.validateCharacters(newPassword, field: "newPassword", into: &validator)
     }
 }
 
@@ -88,7 +92,7 @@ struct AuthRoutes: Sendable {
             let body = try await request.decode(as: RegisterRequest.self, context: context)
             let user = try await mapped { try await commands.register(body) }
             return EditedResponse(status: .created, headers: [.location: "/v1/users/\(user.id.uuidString.lowercased())"],
-                                  response: AccountResponse(user))
+                                  response: try AccountResponse(user))
         }
         auth.post("login") { request, context -> TokenResponse in
             let body = try await request.decode(as: LoginRequest.self, context: context)
@@ -169,12 +173,12 @@ struct AuthRoutes: Sendable {
         me.get { _, context -> AccountResponse in
             let (user, _) = try liveSession(context)
             guard let record = directory.user(user), record.status != .erased else { throw Problem.notFound("no such user") }
-            return AccountResponse(record)
+            return try AccountResponse(record)
         }
         me.patch { request, context -> AccountResponse in
             let (user, _) = try liveSession(context)
             let patch = try await request.decode(as: ProfilePatch.self, context: context)
-            return AccountResponse(try await mapped { try await commands.updateProfile(userId: user, patch: patch) })
+            return try AccountResponse(try await mapped { try await commands.updateProfile(userId: user, patch: patch) })
         }
         me.delete { _, context -> HTTPResponse.Status in
             let (user, _) = try liveSession(context)
@@ -194,22 +198,22 @@ struct AuthRoutes: Sendable {
         admin.put(":id/roles/:role") { _, context -> AccountResponse in
             let (adminId, _) = try liveSession(context)
             let (target, role) = try adminTarget(context)
-            return AccountResponse(try await mapped { try await commands.grant(role, to: target, by: adminId) })
+            return try AccountResponse(try await mapped { try await commands.grant(role, to: target, by: adminId) })
         }
         admin.delete(":id/roles/:role") { _, context -> AccountResponse in
             let (adminId, _) = try liveSession(context)
             let (target, role) = try adminTarget(context)
-            return AccountResponse(try await mapped { try await commands.revokeRole(role, from: target, by: adminId) })
+            return try AccountResponse(try await mapped { try await commands.revokeRole(role, from: target, by: adminId) })
         }
         admin.put(":id/suspension") { _, context -> AccountResponse in
             let (adminId, _) = try liveSession(context)
             let target = try userParameter(context)
             guard target != adminId else { throw Problem.conflict("administrators cannot suspend themselves", code: "self-suspension") }
-            return AccountResponse(try await mapped { try await commands.suspend(target, by: adminId) })
+            return try AccountResponse(try await mapped { try await commands.suspend(target, by: adminId) })
         }
         admin.delete(":id/suspension") { _, context -> AccountResponse in
             let (adminId, _) = try liveSession(context)
-            return AccountResponse(try await mapped { try await commands.reactivate(try userParameter(context), by: adminId) })
+            return try AccountResponse(try await mapped { try await commands.reactivate(try userParameter(context), by: adminId) })
         }
 
         routes.group("/.well-known").get("jwks.json") { _, _ -> Response in
