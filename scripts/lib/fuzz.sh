@@ -46,7 +46,7 @@ waypoint_fuzz_cleanup_on_exit() {
     trap 'exit 143' TERM
 }
 
-# A field of the launcher's state file (jq-less: the venv's Python), e.g. `phase`.
+# From the launcher's state file: a field (e.g. `phase`), `services` (name and URL of each ready one) or `pids`.
 _waypoint_fuzz_state() {
     python3 - "$WAYPOINT_FUZZ_DIR/data/run/launcher.json" "$1" <<'PY' 2>/dev/null
 import json, sys
