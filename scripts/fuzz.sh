@@ -15,10 +15,11 @@
 #
 # Environment (all optional):
 #   WAYPOINT_FUZZ_SEED           schemathesis seed                      (default 20251116)
-#   WAYPOINT_FUZZ_EXAMPLES       fuzzed examples per operation and run  (default 12)
+#   WAYPOINT_FUZZ_EXAMPLES       fuzzed examples per operation and run  (default 25)
 #   WAYPOINT_FUZZ_RUN_TIMEOUT    seconds one schemathesis run may take  (default 240; past it the run fails)
 #   WAYPOINT_FUZZ_SERVICES       comma list: fuzz only these services   (default: every service the launcher started)
 #   WAYPOINT_FUZZ_IDENTITIES     comma list of anonymous, traveller, guide, admin (default: all four)
+#   WAYPOINT_FUZZ_CHECKS         schemathesis checks instead of the stage's own (for trials)
 #   WAYPOINT_FUZZ_CACHE          where the virtualenv lives             (default .cache/fuzz in the repository)
 #   WAYPOINT_FUZZ_KEEP=1         keep the temporary directory (logs, reports) after the run
 set -euo pipefail

@@ -222,7 +222,7 @@ _waypoint_fuzz_schemathesis() {
     WAYPOINT_FUZZ_TOKEN=$token timeout --kill-after=10 "${WAYPOINT_FUZZ_RUN_TIMEOUT:-240}" \
         "$WAYPOINT_FUZZ_VENV/bin/schemathesis" --config-file "$WAYPOINT_FUZZ_DIR/config/$config.toml" run "$document" \
         --url "$url" --checks "$WAYPOINT_FUZZ_CHECKS" --seed "${WAYPOINT_FUZZ_SEED:-20251116}" \
-        --max-examples "${WAYPOINT_FUZZ_EXAMPLES:-12}" --generation-database none --workers 1 --request-timeout 20 \
+        --max-examples "${WAYPOINT_FUZZ_EXAMPLES:-25}" --generation-database none --workers 1 --request-timeout 20 \
         --phases examples,coverage,fuzzing --no-color --suppress-health-check all --warnings off \
         --report junit --report-junit-path "$WAYPOINT_FUZZ_DIR/reports/$service-$identity-$WAYPOINT_FUZZ_RUNS.xml" \
         "$@" || status=$?
