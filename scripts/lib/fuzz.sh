@@ -12,7 +12,7 @@
 # The pinned tool; scripts/lib/fuzz/requirements.txt pins everything it brings along.
 WAYPOINT_FUZZ_SCHEMATHESIS_VERSION=4.32.5
 # What every response is checked for (docs/contract-fuzzing.md says why the others are left out).
-WAYPOINT_FUZZ_CHECKS=${WAYPOINT_FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,missing_required_header,use_after_free,ensure_resource_availability}
+WAYPOINT_FUZZ_CHECKS=${WAYPOINT_FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,missing_required_header,use_after_free,ensure_resource_availability,ignored_auth}
 # The administrator the stage creates with `auth create-admin` before the platform first starts.
 WAYPOINT_FUZZ_ADMIN_EMAIL=fuzz-admin@example.com
 WAYPOINT_FUZZ_PASSWORD=Fuzzing-Waypoint-2026
