@@ -38,7 +38,7 @@ for argument in "$@"; do
 done
 
 waypoint_ensure_swift
-waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" python3-venv
+waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" python3-venv curl
 if [[ $build == 1 ]]; then
     waypoint_log "building the platform (swift build)"
     swift build
