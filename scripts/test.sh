@@ -8,8 +8,10 @@
 # packages (as root or with passwordless sudo), starts a throwaway PostgreSQL 15 + PostGIS
 # cluster on loopback (stopped and deleted on exit, also on failure or Ctrl-C), then runs
 # `swift build --build-tests` and `swift test`: first every suite but the ones that start
-# the whole platform as processes, then those one at a time. The exit code is non-zero when
-# any run failed; with arguments, one `swift test ARGUMENTS` run only.
+# the whole platform as processes, then those one at a time, then the contract-fuzzing stage
+# (scripts/fuzz.sh: schemathesis against every service's OpenAPI document, see
+# docs/contract-fuzzing.md). The exit code is non-zero when any run failed; with arguments,
+# one `swift test ARGUMENTS` run only.
 #
 # Environment:
 #   WAYPOINT_TEST_BACKENDS     store backends the conformance suites run against
@@ -41,6 +43,7 @@ if [[ "${WAYPOINT_TEST_DRY_RUN:-}" == 1 ]]; then
     echo "  WAYPOINT_TEST_POSTGRES_URL=$WAYPOINT_TEST_POSTGRES_URL"
     echo "  swift build --build-tests"
     echo "  swift test${*:+$(printf ' %q' "$@")}"
+    [[ $# -gt 0 ]] || echo "  scripts/fuzz.sh --no-build"
     echo "  (swift is $(command -v swift))"
     exit 0
 fi
@@ -64,4 +67,5 @@ for suite in "${platform_suites[@]}"; do
     waypoint_log "running $suite"
     swift test --skip-build --filter "$suite" || status=$?
 done
+scripts/fuzz.sh --no-build || status=$?
 exit "$status"

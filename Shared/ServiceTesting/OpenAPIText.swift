@@ -52,6 +52,53 @@ public enum OpenAPIText {
         return routes
     }
 
+    /// Each operation's text: its method line and every line indented below it, by the same scan as `routes(in:)`.
+    public static func operations(in yaml: String) -> [OpenAPIRoute: String] {
+        var operations: [OpenAPIRoute: String] = [:]
+        var inPaths = false
+        var path: String?
+        var current: OpenAPIRoute?
+        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let indent = line.prefix { $0 == " " }.count
+            if indent <= 4 { current = nil }
+            if indent == 0 {
+                inPaths = trimmed == "paths:"
+                path = nil
+            } else if inPaths, indent == 2 {
+                var key = trimmed
+                guard key.hasSuffix(":") else { path = nil; continue }
+                key.removeLast()
+                if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
+                    key = String(key.dropFirst().dropLast())
+                }
+                path = key.hasPrefix("/") ? key : nil
+            } else if inPaths, indent == 4, let path {
+                let name = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+                if methods.contains(name) || ["head", "options", "trace"].contains(name) { current = OpenAPIRoute(name, path) }
+            }
+            if let current { operations[current, default: ""] += line + "\n" }
+        }
+        return operations
+    }
+
+    /// The response status codes an operation's text (from `operations(in:)`) documents, e.g. `["200", "404"]`.
+    public static func statuses(in operation: String) -> Set<String> {
+        var statuses: Set<String> = []
+        var inResponses = false
+        for line in operation.split(separator: "\n") {
+            let indent = line.prefix { $0 == " " }.count
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if indent == 6 { inResponses = trimmed.hasPrefix("responses:") }
+            guard inResponses, indent == 8 else { continue }
+            let key = trimmed.split(separator: ":", maxSplits: 1).first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\"")) } ?? ""
+            if key.count == 3, key.allSatisfy(\.isNumber) { statuses.insert(key) }
+        }
+        return statuses
+    }
+
     /// The `openapi.yaml` of a service in the source tree, e.g. `Services/Auth/Sources/openapi.yaml`, found from a test file.
     public static func document(_ relativePath: String, testFile: String = #filePath) throws -> String {
         var directory = URL(fileURLWithPath: testFile).deletingLastPathComponent()
