@@ -13,20 +13,20 @@ struct Up: AsyncParsableCommand {
         commandName: "up",
         abstract: "Build if needed, start every service and the gateway, wait until they are ready, keep them running.",
         discussion: """
-            Ports: the gateway on --base-port, auth +1, tour-management +2, path-review +3, navigation +4, record-trip +5,
-            analytics +6. Services this version has no executable for are listed as "not built in this version".
-            A crashed service is restarted with back-off (1 s doubling to 30 s, reset after 60 s ready). SIGINT or
-            SIGTERM stops every service gracefully (a second one kills them) and exits 0; exit status 1 when a service
+            Ports: the gateway on --base-port, auth +1, tour-management +2, path-review +3, navigation +4, record-trip +5, \
+            analytics +6. Services this version has no executable for are listed as "not built in this version". \
+            A crashed service is restarted with back-off (1 s doubling to 30 s, reset after 60 s ready). SIGINT or \
+            SIGTERM stops every service gracefully (a second one kills them) and exits 0; exit status 1 when a service \
             is not ready within --ready-timeout. The state (pids, ports, URLs) is kept in <data-dir>/run/launcher.json.
 
-            --postgres postgres://USER[:PASSWORD]@HOST[:PORT][/DATABASE][?sslmode=…] stores every service (not the gateway)
-            in its own database on that server, <prefix><service>: waypoint_auth, waypoint_tour_management,
-            waypoint_analytics (--postgres-prefix). Before anything starts, the launcher connects to DATABASE (default
-            postgres), creates the missing databases (the role needs CREATEDB, or an administrator creates them) and
-            installs PostGIS where the service needs it (tour-management; a superuser's right unless it is there). A URL
-            without a password takes PGPASSWORD. The password is never printed nor written to launcher.json; keep
-            <data-dir>: its launcher-secrets.json holds the key wrapping the personal-data keys stored in the databases.
-            Exit status 1 with the reason on standard error when the server cannot be reached or the role lacks a right.
+            --postgres postgres://USER[:PASSWORD]@HOST[:PORT][/DATABASE][?sslmode=…] stores each service \
+            (not the gateway) in its own database on that server, <prefix><service>: waypoint_auth, waypoint_tour_management, \
+            waypoint_analytics (--postgres-prefix). Before anything starts, the launcher connects to DATABASE (default \
+            postgres), creates the missing databases (the role needs CREATEDB, or an administrator creates them) and \
+            installs PostGIS where the service needs it (tour-management; a superuser's right unless it is there). A URL \
+            without a password takes PGPASSWORD. The password is never printed nor written to launcher.json; keep \
+            <data-dir>: its launcher-secrets.json holds the key wrapping the personal-data keys stored in the databases. \
+            Exit status 1 with the reason on standard error when the server cannot be reached or the role lacks a right. \
             See docs/operations.md.
             """)
 
