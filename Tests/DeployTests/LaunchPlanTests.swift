@@ -14,8 +14,9 @@ struct LaunchPlanTests {
     static let key = Data(repeating: 7, count: 32).base64EncodedString()
 
     static func plan(available: Set<String> = ["auth", "tour-management", "analytics", "gateway"], kafka: String? = nil,
-                     only: Set<String>? = nil) -> LaunchPlan {
-        LaunchPlan(.init(basePort: 18080, dataDirectory: dataDirectory, kafkaBrokers: kafka, internalToken: token, personalDataKey: key,
+                     postgres: PostgresServer? = nil, only: Set<String>? = nil) -> LaunchPlan {
+        LaunchPlan(.init(basePort: 18080, dataDirectory: dataDirectory, kafkaBrokers: kafka, postgres: postgres, internalToken: token,
+                         personalDataKey: key,
                          referenceDataDirectory: "/srv/shared/data", available: available, only: only))
     }
 
@@ -92,6 +93,58 @@ struct LaunchPlanTests {
         }
         let analytics = try AnalyticsConfiguration.fromEnvironment(plan.environment(for: plan.entry("analytics")!, inheriting: [:]))
         #expect(analytics.runtime.kafkaBrokers == "127.0.0.1:9092")
+    }
+
+    @Test("--postgres gives every service with a store its own database on the server, read back by its configuration reader; not the gateway")
+    func postgres() throws {
+        let server = try PostgresServer(url: "postgres://wp:s%40cret@db.internal:6543/admin?sslmode=require")
+        let plan = Self.plan(postgres: server)
+        #expect(plan.postgresDatabases.map(\.database) == ["waypoint_auth", "waypoint_tour_management", "waypoint_analytics"])
+        #expect(Set(plan.postgresDatabases.filter { $0.entry.definition.storage == .spatialDatabase }.map(\.entry.name)) == ["tour-management"])
+        let inherited = ["WAYPOINT_POSTGRES_SCHEMA": "elsewhere", "WAYPOINT_AUTH_POSTGRES_URL": "postgres://other/db"]
+        let auth = try AuthConfiguration.fromEnvironment(plan.environment(for: plan.entry("auth")!, inheriting: inherited))
+        #expect(auth.runtime.backend == .postgres(url: "postgres://wp:s%40cret@db.internal:6543/waypoint_auth?sslmode=require", schema: nil))
+        let tours = try TourManagementConfiguration.fromEnvironment(plan.environment(for: plan.entry("tour-management")!, inheriting: inherited))
+        #expect(tours.runtime.backend == .postgres(url: "postgres://wp:s%40cret@db.internal:6543/waypoint_tour_management?sslmode=require",
+                                                   schema: nil))
+        let analytics = try AnalyticsConfiguration.fromEnvironment(plan.environment(for: plan.entry("analytics")!, inheriting: inherited))
+        #expect(analytics.runtime.backend == .postgres(url: "postgres://wp:s%40cret@db.internal:6543/waypoint_analytics?sslmode=require",
+                                                       schema: nil))
+        let gateway = plan.environment(for: plan.entry("gateway")!, inheriting: inherited)
+        #expect(!gateway.keys.contains { $0.contains("POSTGRES") }, "the gateway has no store")
+        #expect(Self.plan().plannedEnvironment(for: plan.entry("auth")!).keys.allSatisfy { !$0.contains("POSTGRES") }, "SQLite without --postgres")
+        let narrowed = Self.plan(postgres: try PostgresServer(url: "postgres://wp@db/", databasePrefix: "demo_"), only: ["auth", "gateway"])
+        #expect(narrowed.postgresDatabases.map(\.database) == ["demo_auth"], "only the started services get a database")
+    }
+
+    @Test("the --postgres URL: the password only in the services' URLs, never in its redacted form; PGPASSWORD; maintenance database; bad URLs and prefixes refused without echoing the URL")
+    func postgresServer() throws {
+        let server = try PostgresServer(url: "postgresql://wp:p%3A%40ss@127.0.0.1:55432/waypoint_test")
+        #expect(server.user == "wp" && server.password == "p:@ss" && server.host == "127.0.0.1" && server.port == 55432)
+        #expect(server.redacted == "postgresql://wp:***@127.0.0.1:55432")
+        #expect(server.maintenanceDatabase == "waypoint_test")
+        #expect(server.url(database: "waypoint_auth") == "postgresql://wp:p%3A%40ss@127.0.0.1:55432/waypoint_auth")
+        #expect(try PostgresServer(url: "postgres://wp@db").maintenanceDatabase == "postgres")
+        #expect(try PostgresServer(url: "postgres://db").user == "postgres")
+
+        let fromEnvironment = try PostgresServer(url: "postgres://wp@db:5433/", environment: ["PGPASSWORD": "a@b:c/d"])
+        #expect(fromEnvironment.password == "a@b:c/d")
+        #expect(fromEnvironment.redacted == "postgres://wp:***@db:5433")
+        let url = try #require(URLComponents(string: fromEnvironment.url(database: "waypoint_auth")))
+        #expect(url.password?.removingPercentEncoding == "a@b:c/d" && url.host == "db" && url.path == "/waypoint_auth")
+        #expect(try PostgresServer(url: "postgres://wp:own@db", environment: ["PGPASSWORD": "other"]).password == "own", "the URL's password wins")
+
+        for bad in ["http://wp:hunter2@db/x", "postgres://wp:hunter2@/x", "postgres://wp:hunter2@db/a/b", "postgres://wp:hunter2@db/x?sslmode=maybe", "hunter2"] {
+            #expect {
+                try PostgresServer(url: bad)
+            } throws: { error in
+                String(describing: error).hasPrefix("--postgres:") && !String(describing: error).contains("hunter2")
+            }
+        }
+        for prefix in ["", "Waypoint_", "1st_", "way-point_", String(repeating: "x", count: 49)] {
+            #expect(throws: LauncherError.self, "\(prefix)") { try PostgresServer(url: "postgres://db", databasePrefix: prefix) }
+        }
+        #expect(try PostgresServer(url: "postgres://db", databasePrefix: String(repeating: "x", count: 48)).databasePrefix.count == 48)
     }
 
     @Test("keys the launcher owns are dropped from the inherited environment in both spellings; the others pass through")

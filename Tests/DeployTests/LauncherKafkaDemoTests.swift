@@ -9,12 +9,20 @@ import Testing
 @testable import WaypointCLI
 
 /// `waypoint up --kafka … --demo` over librdkafka's mock cluster (real Kafka TCP on loopback), twice on one data
-/// directory: the services run on Kafka, the demo is seeded once, and a second run keeps it as it was.
+/// directory: the services run on Kafka, the demo is seeded once, and a second run keeps it as it was — on SQLite, and
+/// on PostgreSQL (`--postgres`) when the test script started a server.
 @Suite("waypoint up: Kafka transport and the demo data", .serialized)
 struct LauncherKafkaDemoTests {
+    /// The stores the services run on.
+    enum Storage: String, CaseIterable, Sendable {
+        case sqlite, postgres
+
+        static var enabled: [Storage] { TestBackend.enabled.contains(.postgres) ? allCases : [.sqlite] }
+    }
+
     @Test("--kafka runs every service on the broker; --demo publishes three tours once, and a restart with --demo adds none",
-          .timeLimit(.minutes(5)))
-    func kafkaAndDemo() async throws {
+          .timeLimit(.minutes(5)), arguments: Storage.enabled)
+    func kafkaAndDemo(storage: Storage) async throws {
         let cluster = try KafkaMockCluster()
         defer { cluster.shutdown() }
         for topic in ["waypoint.auth", "waypoint.tours", "waypoint.paths", "waypoint.navigation", "waypoint.trips", "waypoint.notifications"] {
@@ -24,13 +32,17 @@ struct LauncherKafkaDemoTests {
         let directory = TemporaryDirectory("waypoint-up-kafka")
         defer { directory.remove() }
         let basePort = try LauncherIntegrationTests.freeBasePort()
-        let arguments = ["up", "--no-build", "--bin-path", binDirectory.path, "--data-dir", directory.url.path, "--base-port", String(basePort),
+        var arguments = ["up", "--no-build", "--bin-path", binDirectory.path, "--data-dir", directory.url.path, "--base-port", String(basePort),
                          "--kafka", cluster.bootstrapServers, "--demo", "--only", "auth,tour-management,analytics",
                          "--ready-timeout", "150", "--drain-timeout", "5"]
+        let server = storage == .postgres
+            ? try PostgresServer(url: TestBackend.postgresURL, databasePrefix: TestBackend.freshSchema("demo") + "_") : nil
+        if let server { arguments += ["--postgres", server.url(database: server.maintenanceDatabase), "--postgres-prefix", server.databasePrefix] }
         let tours = "http://127.0.0.1:\(basePort + 2)/v1/tours?limit=50"
 
         let first = try await Self.run(arguments, binDirectory: binDirectory, until: "demo: 3 tours published, 0 already there")
         #expect(first.state.transport == "kafka" && first.state.kafkaBrokers == cluster.bootstrapServers)
+        #expect(first.state.storage == storage.rawValue)
         #expect(first.output.contains("demo guide:     demo-guide@example.com / Waypoint-Guide-2026"))
         // Discovery is a projection of the tour log: the last publication shows up a moment after its 200.
         let listed = try await LauncherIntegrationTests.waitFor("three tours listed", output: first.log) { () -> [String]? in
@@ -52,6 +64,13 @@ struct LauncherKafkaDemoTests {
         #expect(second.output.contains("demo guide:     demo-guide@example.com"))
         #expect(try await Self.tourTitles(tours).count == 3, "the second --demo duplicated nothing")
         try await second.stop()
+        if let server {
+            #expect(second.output.contains("\(server.databasePrefix)tour_management (existing, PostGIS)"))
+            let provisioner = PostgresProvisioner(server: server)
+            #expect(try await provisioner.tables(in: server.databasePrefix + "tour_management").contains("es_events"), "the tours are in PostgreSQL")
+            #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("tour-management.sqlite").path))
+            try await provisioner.drop(["auth", "tour_management", "analytics"].map { server.databasePrefix + $0 })
+        }
     }
 
     /// A running launcher, its state once running, and its output so far.

@@ -5,23 +5,39 @@ import NIOHTTP1
 import ServiceTesting
 import Testing
 
-/// The platform end to end, through the gateway only, against the real processes `waypoint up` starts — once on the
-/// embedded transport and once on Kafka (librdkafka's mock cluster, real Kafka TCP on loopback).
+/// The platform end to end, through the gateway only, against the real processes `waypoint up` starts — on the
+/// embedded default (SQLite, embedded transport), on SQLite and Kafka (librdkafka's mock cluster, real Kafka TCP on
+/// loopback), and, when the test script started a PostgreSQL server, on the production stores: PostgreSQL and Kafka.
 @Suite("end to end: a guide's tour bought, walked and rated, through the gateway, surviving crashes and restarts", .serialized)
 struct JourneyTests {
-    enum Transport: String, CaseIterable, Sendable { case embedded, kafka }
+    /// Stores and transport of one run.
+    enum Variant: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case embedded
+        case kafka
+        case postgresKafka = "postgres+kafka"
+
+        var testDescription: String { rawValue }
+        var usesKafka: Bool { self != .embedded }
+        var usesPostgres: Bool { self == .postgresKafka }
+
+        /// The variants this run covers: PostgreSQL only when the test script started one.
+        static var enabled: [Variant] {
+            TestBackend.enabled.contains(.postgres) ? allCases : allCases.filter { !$0.usesPostgres }
+        }
+    }
 
     @Test("register, author with media, publish, find, buy, verify the bundle, walk, rate; analytics sees it in 2 s; kill -9 and restarts lose nothing",
-          .timeLimit(.minutes(10)), arguments: Transport.allCases)
-    func journey(transport: Transport) async throws {
-        let cluster: KafkaMockCluster? = transport == .kafka ? try KafkaMockCluster() : nil
+          .timeLimit(.minutes(10)), arguments: Variant.enabled)
+    func journey(variant: Variant) async throws {
+        let cluster: KafkaMockCluster? = variant.usesKafka ? try KafkaMockCluster() : nil
         defer { cluster?.shutdown() }
         for topic in ["waypoint.auth", "waypoint.tours", "waypoint.paths", "waypoint.navigation", "waypoint.trips", "waypoint.notifications"] {
             try cluster?.createTopic(topic)
         }
-        let directory = TemporaryDirectory("waypoint-e2e-\(transport.rawValue)")
+        let directory = TemporaryDirectory("waypoint-e2e-\(variant.usesPostgres ? "postgres" : variant.rawValue)")
         defer { directory.remove() }
-        let platform = try Platform(dataDirectory: directory.url, kafka: cluster?.bootstrapServers)
+        let database: PostgresFixture? = variant.usesPostgres ? try await PostgresFixture() : nil
+        let platform = try Platform(dataDirectory: directory.url, kafka: cluster?.bootstrapServers, postgres: database?.server)
         var finished = false
         defer { if !finished { platform.kill9Everything() } }
         try await platform.start()
@@ -157,6 +173,7 @@ struct JourneyTests {
 
         try await platform.stop()
         finished = true
+        if let database { try await database.verifyAndDrop(platform) }
     }
 
     /// The figures the journey checks, from `GET /v1/analytics/guides/me/summary`.

@@ -17,13 +17,16 @@ final class Platform: Sendable {
     let dataDirectory: URL
     let basePort: Int
     let kafka: String?
+    /// `--postgres` and `--postgres-prefix`, when the platform stores in PostgreSQL.
+    let postgres: PostgresServer?
     private let launcher = Mutex<ChildProcess?>(nil)
     let log = PlatformLog()
 
-    init(dataDirectory: URL, kafka: String?) throws {
+    init(dataDirectory: URL, kafka: String?, postgres: PostgresServer? = nil) throws {
         binDirectory = try BuiltExecutable.url(named: "waypoint").deletingLastPathComponent()
         self.dataDirectory = dataDirectory
         self.kafka = kafka
+        self.postgres = postgres
         basePort = try Self.freeBasePort()
     }
 
@@ -36,6 +39,7 @@ final class Platform: Sendable {
         var arguments = ["up", "--no-build", "--bin-path", binDirectory.path, "--data-dir", dataDirectory.path,
                          "--base-port", String(basePort), "--log-format", "json", "--ready-timeout", "170", "--drain-timeout", "5"]
         if let kafka { arguments += ["--kafka", kafka] }
+        if let postgres { arguments += ["--postgres", postgres.url(database: postgres.maintenanceDatabase), "--postgres-prefix", postgres.databasePrefix] }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
         let log = self.log
         let process = try ChildProcess(executable: binDirectory.appendingPathComponent("waypoint").path, arguments: arguments,
@@ -97,6 +101,7 @@ final class PlatformLog: Sendable {
     private let bytes = Mutex<[UInt8]>([])
     func append(_ chunk: ArraySlice<UInt8>?) { if let chunk { bytes.withLock { $0 += chunk } } }
     var tail: String { String(decoding: bytes.withLock { $0.suffix(6_000) }, as: UTF8.self) }
+    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
 }
 
 /// A client app calling the gateway: JSON in and out, bearer tokens, nothing else.

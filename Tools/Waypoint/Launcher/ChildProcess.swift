@@ -146,9 +146,10 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
     write(fd, buffer, count)
 }
 
-/// The launcher's standard output, shared by every reader thread: whole lines, never interleaved.
+/// The launcher's standard output (and standard error, for why it gives up), shared by every reader thread: whole lines,
+/// never interleaved.
 public final class Console: Sendable {
-    private let lock = Mutex<Int32>(1)
+    private let lock = Mutex<Void>(())
     private let ownPrefix: LinePrefixer
 
     /// - Parameter nameWidth: the width service names are padded to in prefixes.
@@ -158,8 +159,24 @@ public final class Console: Sendable {
 
     /// Writes bytes that already are whole lines.
     public func write(_ bytes: [UInt8]) {
+        write(bytes, to: 1)
+    }
+
+    /// Writes the launcher's own message, prefixed `waypoint | `.
+    public func say(_ message: String) {
+        var prefixer = ownPrefix
+        write(prefixer.feed(Array((message + "\n").utf8)))
+    }
+
+    /// Writes why the launcher gives up, prefixed `waypoint | error: `, to standard error.
+    public func fail(_ message: String) {
+        var prefixer = ownPrefix
+        write(prefixer.feed(Array(("error: " + message + "\n").utf8)), to: 2)
+    }
+
+    private func write(_ bytes: [UInt8], to fd: Int32) {
         guard !bytes.isEmpty else { return }
-        lock.withLock { fd in
+        lock.withLock { _ in
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
@@ -168,11 +185,5 @@ public final class Console: Sendable {
                 offset += written
             }
         }
-    }
-
-    /// Writes the launcher's own message, prefixed `waypoint | `.
-    public func say(_ message: String) {
-        var prefixer = ownPrefix
-        write(prefixer.feed(Array((message + "\n").utf8)))
     }
 }

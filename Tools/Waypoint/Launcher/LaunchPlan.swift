@@ -8,7 +8,8 @@ import Foundation
 /// | key | value |
 /// |---|---|
 /// | `WAYPOINT_<SERVICE>_HOST`, `WAYPOINT_<SERVICE>_PORT` | `127.0.0.1`, base port + offset |
-/// | `WAYPOINT_DATA_DIR` | `--data-dir` (absolute): each service keeps `<service>.sqlite` there |
+/// | `WAYPOINT_DATA_DIR` | `--data-dir` (absolute): each service keeps `<service>.sqlite` there (and its files) |
+/// | `WAYPOINT_<SERVICE>_POSTGRES_URL` | with `--postgres`: the server's URL with the service's own database (not the gateway's) |
 /// | `WAYPOINT_<PRODUCER>_URL` | base URL of every *started* service (feeds and synchronous calls) |
 /// | `WAYPOINT_GATEWAY_<SERVICE>_URL` | the gateway's upstreams: every service of the catalogue, started or not |
 /// | `WAYPOINT_GATEWAY_REQUIRED_SERVICES` | the started services: the gateway's readiness waits for these only |
@@ -27,6 +28,8 @@ public struct LaunchPlan: Sendable {
         public var host: String
         public var dataDirectory: URL
         public var kafkaBrokers: String?
+        /// `--postgres`: every service with a store uses its own database on this server instead of SQLite.
+        public var postgres: PostgresServer?
         public var internalToken: String
         public var personalDataKey: String?
         public var referenceDataDirectory: String?
@@ -39,13 +42,14 @@ public struct LaunchPlan: Sendable {
         public var only: Set<String>?
 
         public init(basePort: Int = ServiceCatalog.defaultBasePort, host: String = "127.0.0.1", dataDirectory: URL,
-                    kafkaBrokers: String? = nil, internalToken: String, personalDataKey: String? = nil,
+                    kafkaBrokers: String? = nil, postgres: PostgresServer? = nil, internalToken: String, personalDataKey: String? = nil,
                     referenceDataDirectory: String? = nil, logFormat: String? = nil, drainTimeoutSeconds: Int? = nil,
                     available: Set<String>, only: Set<String>? = nil) {
             self.basePort = basePort
             self.host = host
             self.dataDirectory = dataDirectory
             self.kafkaBrokers = kafkaBrokers
+            self.postgres = postgres
             self.internalToken = internalToken
             self.personalDataKey = personalDataKey
             self.referenceDataDirectory = referenceDataDirectory
@@ -98,6 +102,12 @@ public struct LaunchPlan: Sendable {
     /// The services that are started, in start order.
     public var started: [Entry] { entries.filter(\.isStarted) }
 
+    /// With `--postgres`: the database of every started service that has a store, in start order.
+    public var postgresDatabases: [(entry: Entry, database: String)] {
+        guard let server = options.postgres else { return [] }
+        return started.filter { $0.definition.storage != .none }.map { ($0, server.databaseName(for: $0.definition)) }
+    }
+
     /// How long the launcher waits for a service to exit after SIGTERM before it sends SIGKILL: longer than the
     /// service's own bound on its graceful shutdown.
     public var stopGracePeriod: Duration {
@@ -111,6 +121,9 @@ public struct LaunchPlan: Sendable {
         environment["WAYPOINT_\(segment)_HOST"] = options.host
         environment["WAYPOINT_\(segment)_PORT"] = String(entry.port)
         environment["WAYPOINT_DATA_DIR"] = options.dataDirectory.path
+        if let server = options.postgres, entry.definition.storage != .none {
+            environment["WAYPOINT_\(segment)_POSTGRES_URL"] = server.url(database: server.databaseName(for: entry.definition))
+        }
         for other in entries where other.isStarted {
             environment["WAYPOINT_\(other.definition.keySegment)_URL"] = other.baseURL
         }

@@ -20,8 +20,11 @@ public struct LauncherSecrets: Codable, Sendable, Hashable {
 
     /// The secrets of `dataDirectory`: read from its file, or generated and written (0600) on first use. Values in the
     /// launcher's own environment (`WAYPOINT_INTERNAL_TOKEN`, `WAYPOINT_PERSONAL_DATA_KEY`) win and are not stored.
-    public static func loadOrCreate(in dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> LauncherSecrets {
+    ///
+    /// - Parameter storesHeldData: whether the services' stores already held data before this first run; `nil` looks
+    ///   for `*.sqlite` files in `dataDirectory` (the embedded default), `--postgres` passes what it found in the databases.
+    public static func loadOrCreate(in dataDirectory: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                    storesHeldData: Bool? = nil) throws -> LauncherSecrets {
         let file = dataDirectory.appendingPathComponent(fileName)
         var secrets: LauncherSecrets
         if FileManager.default.fileExists(atPath: file.path) {
@@ -30,7 +33,7 @@ public struct LauncherSecrets: Codable, Sendable, Hashable {
             // Services that already ran here without a key keep their data keys unwrapped: wrapping from now on
             // would leave the existing ones unreadable.
             let existing = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)) ?? []
-            let ranBefore = existing.contains { $0.hasSuffix(".sqlite") }
+            let ranBefore = storesHeldData ?? existing.contains { $0.hasSuffix(".sqlite") }
             secrets = LauncherSecrets(internalToken: randomBase64(url: true), personalDataKey: ranBefore ? nil : randomBase64(url: false))
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
             let encoder = JSONEncoder()

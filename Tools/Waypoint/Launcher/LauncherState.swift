@@ -68,9 +68,21 @@ public struct LauncherState: Codable, Sendable, Hashable {
     /// `embedded` or `kafka`.
     public var transport: String
     public var kafkaBrokers: String?
+    /// `sqlite` or `postgres` (absent in files of launchers before `--postgres`).
+    public var storage: String?
+    /// With `--postgres`: the server without its password, and each service's database.
+    public var postgres: Postgres?
     public var startedAt: Date
     public var updatedAt: Date
     public var services: [Service]
+
+    /// Where the services store, with `--postgres`; the URL's password is never written.
+    public struct Postgres: Codable, Sendable, Hashable {
+        /// `postgres://user:***@host:port` (`***` where the URL had a password).
+        public var server: String
+        /// Service name → database name.
+        public var databases: [String: String]
+    }
 
     /// The service named `name`.
     public func service(_ name: String) -> Service? { services.first { $0.name == name } }

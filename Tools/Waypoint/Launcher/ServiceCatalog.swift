@@ -8,12 +8,25 @@ public struct ServiceDefinition: Sendable, Hashable, Codable {
     public var portOffset: Int
     /// Shutdown wave: higher waves stop first (the gateway, then the consumers, then the producers they read).
     public var stopWave: Int
+    /// Where it keeps its state, which decides what `--postgres` prepares for it.
+    public var storage: Storage
 
-    public init(name: String, executable: String? = nil, portOffset: Int, stopWave: Int) {
+    /// A service's own store.
+    public enum Storage: String, Sendable, Hashable, Codable {
+        /// None (the gateway): no database, no `POSTGRES_URL`.
+        case none
+        /// An event log and read models (SQLite file or PostgreSQL database).
+        case database
+        /// The same, with PostGIS (geographic read models: tours, paths, routes, trips).
+        case spatialDatabase
+    }
+
+    public init(name: String, executable: String? = nil, portOffset: Int, stopWave: Int, storage: Storage = .database) {
         self.name = name
         self.executable = executable ?? name
         self.portOffset = portOffset
         self.stopWave = stopWave
+        self.storage = storage
     }
 
     /// The `WAYPOINT_<SERVICE>` key segment: upper case, every character other than letters and digits as `_`
@@ -31,12 +44,12 @@ public enum ServiceCatalog {
     /// Every process of the platform, in start order (producers before their consumers, the gateway last).
     public static let all: [ServiceDefinition] = [
         ServiceDefinition(name: "auth", portOffset: 1, stopWave: 0),
-        ServiceDefinition(name: "tour-management", portOffset: 2, stopWave: 1),
-        ServiceDefinition(name: "path-review", portOffset: 3, stopWave: 1),
-        ServiceDefinition(name: "navigation", portOffset: 4, stopWave: 1),
-        ServiceDefinition(name: "record-trip", portOffset: 5, stopWave: 1),
+        ServiceDefinition(name: "tour-management", portOffset: 2, stopWave: 1, storage: .spatialDatabase),
+        ServiceDefinition(name: "path-review", portOffset: 3, stopWave: 1, storage: .spatialDatabase),
+        ServiceDefinition(name: "navigation", portOffset: 4, stopWave: 1, storage: .spatialDatabase),
+        ServiceDefinition(name: "record-trip", portOffset: 5, stopWave: 1, storage: .spatialDatabase),
         ServiceDefinition(name: "analytics", portOffset: 6, stopWave: 2),
-        ServiceDefinition(name: "gateway", portOffset: 0, stopWave: 3),
+        ServiceDefinition(name: "gateway", portOffset: 0, stopWave: 3, storage: .none),
     ]
 
     /// The services the gateway routes to (every one but itself).

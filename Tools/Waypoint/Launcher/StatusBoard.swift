@@ -14,6 +14,11 @@ public actor StatusBoard {
         state = LauncherState(
             launcherPid: getpid(), phase: .starting, gatewayURL: plan.gatewayURL, dataDirectory: plan.options.dataDirectory.path,
             transport: plan.options.kafkaBrokers == nil ? "embedded" : "kafka", kafkaBrokers: plan.options.kafkaBrokers,
+            storage: plan.options.postgres == nil ? "sqlite" : "postgres",
+            postgres: plan.options.postgres.map { server in
+                LauncherState.Postgres(server: server.redacted, databases: Dictionary(
+                    uniqueKeysWithValues: plan.postgresDatabases.map { ($0.entry.name, $0.database) }))
+            },
             startedAt: now, updatedAt: now,
             services: plan.entries.map { entry in
                 LauncherState.Service(name: entry.name, port: entry.port, url: entry.baseURL,
