@@ -154,6 +154,29 @@ struct JourneyTests {
         let afterCrash = Figures(try await api.send(.GET, "/v1/analytics/guides/me/summary", token: guide.token).json)
         #expect(afterCrash == figures)
 
+        // kill -9 tour-management while the gateway is called: its circuit opens; once the launcher has it ready again,
+        // the gateway routes to it within 2 s (its readiness closes the circuit; no 30 s open period to sit out).
+        let killed = try #require(try platform.state().service("tour-management")?.pid)
+        #expect(kill(killed, SIGKILL) == 0)
+        for _ in 0..<6 {
+            let during = try await api.send(.GET, "/v1/me/tours", token: traveller.token)
+            #expect(during.status == 503)
+        }
+        let metrics = try await api.send(.GET, "/metrics")
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"gateway_circuit_open{upstream="tour-management"} 1"#),
+                "the failures opened the circuit")
+        _ = try await platform.waitFor("tour-management restarted") { () -> Bool? in
+            guard let service = try? platform.state().service("tour-management"), service.state == .ready,
+                  let pid = service.pid, pid != killed else { return nil }
+            return true
+        }
+        let ready = ContinuousClock.now
+        _ = try await platform.waitFor("routed to tour-management again", timeout: .seconds(30)) { () -> Bool? in
+            try await api.send(.GET, "/v1/me/tours", token: traveller.token).status == 200 ? true : nil
+        }
+        let outage = ContinuousClock.now - ready
+        #expect(outage < .seconds(2), "routed again \(outage) after tour-management was ready")
+
         // Restart every process: nothing acknowledged is lost.
         try await platform.stop()
         try await platform.start()
