@@ -18,9 +18,10 @@ import Synchronization
 ///   (``upstreamBody``, what the HTTP client reads; a chunk is read from the client only when the upstream took the
 ///   one before);
 /// - ``finish(drainFor:drainBytes:)`` — called once the answer has been written, or when the call failed — releases
-///   the reader, drops what the client still sends for a short while (so a keep-alive connection stays usable after
-///   an early answer) and then cancels the read, which closes the connection; it returns only when the task has
-///   ended, so nobody but the server reads the connection afterwards.
+///   the reader, drops what the client still sends for a while — up to 10 s and 32 MiB, like nginx's lingering close:
+///   a client that is still uploading when the answer arrives (many read it only after sending everything) gets it
+///   whole, and a keep-alive connection stays usable — and then cancels the read, which closes the connection; it
+///   returns only when the task has ended, so nobody but the server reads the connection afterwards.
 final class RequestBodyRelay: Sendable {
     /// What the upstream call reads: the client's chunks, in order; fails with the client's body error.
     let upstreamBody: AsyncThrowingChannel<ByteBuffer, any Error>
@@ -74,10 +75,18 @@ final class RequestBodyRelay: Sendable {
         }
     }
 
+    /// An answer that was never written (the client was gone before its head could be) drops the relay without
+    /// ``finish(drainFor:drainBytes:)``: the reader may then wait on an upstream that stopped reading. It is cancelled
+    /// here. The server does not read the connection again after such a failed write, so this cannot make two readers.
+    deinit {
+        reader.cancel()
+        upstreamBody.finish()
+    }
+
     /// Ends the relay and returns when its reading task has ended. What the client still sends is read and dropped
     /// for up to `drainFor` and `drainBytes` (the connection can then carry the next request); after that the read is
     /// cancelled, which closes the connection once the answer is out. Safe to call more than once.
-    func finish(drainFor: Duration = .seconds(1), drainBytes: Int = 8 << 20) async {
+    func finish(drainFor: Duration = .seconds(10), drainBytes: Int = 32 << 20) async {
         state.withLock {
             if !$0.discarding {
                 $0.discarding = true
