@@ -220,6 +220,18 @@ struct JourneyTests {
         let progress = try await api.send(.GET, "/v1/tours/\(tourId)/progress", token: traveller.token)
         #expect(progress.json["completedStops"] as? Int == 3)
 
+        // Logout ends the token everywhere: tour-management (and the gateway's edge) refuse it within a second of auth's
+        // 204, although it has not expired.
+        #expect(try await api.send(.POST, "/v1/auth/logout", token: traveller.token).status == 204)
+        let loggedOut = ContinuousClock.now
+        _ = try await platform.waitFor("the revoked token refused", timeout: .seconds(20)) { () -> Bool? in
+            try await api.send(.GET, "/v1/me/tours", token: traveller.token).status == 401 ? true : nil
+        }
+        let revocationLag = ContinuousClock.now - loggedOut
+        // The guarantee is a second; the bound allows one more for a loaded test machine (the lag is printed).
+        print("journey[\(variant)]: the logged-out token was refused through the gateway after \(revocationLag)")
+        #expect(revocationLag < .seconds(2), "a logged-out token was accepted for \(revocationLag)")
+
         try await platform.stop()
         finished = true
         if let database { try await database.verifyAndDrop(platform) }

@@ -107,7 +107,7 @@ struct ServiceStorageConsumingTests {
                     let consumerGroup = ServiceGroup(configuration: .init(services: [consumer], logger: Self.quiet))
                     tasks.addTask { try await consumerGroup.run() }
                     try await appendNotes(producer.store, count: 10, from: 30)
-                    #expect(try await eventually(timeout: .seconds(5)) { try await Self.tally(reader).events == 40 })
+                    #expect(try await eventually(timeout: .seconds(30)) { try await Self.tally(reader).events == 40 })
                     #expect(try await Self.tally(reader).maxApplied == 1)
                     #expect(consumer.appliedEvents == 40)
                     let head = try await producer.store.headPosition()
