@@ -110,7 +110,7 @@ struct AnalyticsConsumersTests {
     }
 
     @Test("live consumption, then a rebuild while the live consumers run and events keep arriving, equals a fresh replay",
-          .timeLimit(.minutes(1)), arguments: TestBackend.enabled)
+          .timeLimit(.minutes(3)), arguments: TestBackend.enabled)
     func rebuildEqualsLive(backend: TestBackend) async throws {
         try await Self.withProducer("auth") { auth in
             try await Self.withProducer("tour-management") { tours in
