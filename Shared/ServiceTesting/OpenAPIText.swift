@@ -18,43 +18,26 @@ public enum OpenAPIText {
     public static let methods = ["get", "put", "post", "delete", "patch"]
 
     /// The operations under `paths:`, by a scan of the YAML text: a path is a two-space-indented key starting with `/`,
-    /// its operations the four-space-indented method keys below it, up to the next path or top-level key.
+    /// its operations the four-space-indented method keys below it, up to the next path or top-level key. An operation
+    /// documented twice is listed twice.
     public static func routes(in yaml: String) -> [OpenAPIRoute] {
         var routes: [OpenAPIRoute] = []
-        var inPaths = false
-        var path: String?
-        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indent = line.prefix { $0 == " " }.count
-            if indent == 0 {
-                inPaths = trimmed == "paths:"
-                path = nil
-                continue
-            }
-            guard inPaths else { continue }
-            if indent == 2 {
-                var key = trimmed
-                guard key.hasSuffix(":") else { path = nil; continue }
-                key.removeLast()
-                if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
-                    key = String(key.dropFirst().dropLast())
-                }
-                path = key.hasPrefix("/") ? key : nil
-            } else if indent == 4, let path {
-                let name = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                if methods.contains(name) || ["head", "options", "trace"].contains(name) {
-                    routes.append(OpenAPIRoute(name, path))
-                }
-            }
-        }
+        scan(yaml, operation: { routes.append($0) }, line: { _, _ in })
         return routes
     }
 
     /// Each operation's text: its method line and every line indented below it, by the same scan as `routes(in:)`.
     public static func operations(in yaml: String) -> [OpenAPIRoute: String] {
         var operations: [OpenAPIRoute: String] = [:]
+        scan(yaml, operation: { _ in }, line: { line, current in
+            if let current { operations[current, default: ""] += line + "\n" }
+        })
+        return operations
+    }
+
+    /// The one scan of `paths:`: `operation` for each method key, `line` for every non-blank, non-comment line with the
+    /// operation it belongs to (`nil` outside operations).
+    private static func scan(_ yaml: String, operation: (OpenAPIRoute) -> Void, line visit: (Substring, OpenAPIRoute?) -> Void) {
         var inPaths = false
         var path: String?
         var current: OpenAPIRoute?
@@ -69,19 +52,24 @@ public enum OpenAPIText {
                 path = nil
             } else if inPaths, indent == 2 {
                 var key = trimmed
-                guard key.hasSuffix(":") else { path = nil; continue }
-                key.removeLast()
-                if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
-                    key = String(key.dropFirst().dropLast())
+                if key.hasSuffix(":") {
+                    key.removeLast()
+                    if key.count >= 2, let first = key.first, first == "'" || first == "\"", key.last == first {
+                        key = String(key.dropFirst().dropLast())
+                    }
+                    path = key.hasPrefix("/") ? key : nil
+                } else {
+                    path = nil
                 }
-                path = key.hasPrefix("/") ? key : nil
             } else if inPaths, indent == 4, let path {
                 let name = trimmed.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-                if methods.contains(name) || ["head", "options", "trace"].contains(name) { current = OpenAPIRoute(name, path) }
+                if methods.contains(name) || ["head", "options", "trace"].contains(name) {
+                    current = OpenAPIRoute(name, path)
+                    operation(OpenAPIRoute(name, path))
+                }
             }
-            if let current { operations[current, default: ""] += line + "\n" }
+            visit(line, current)
         }
-        return operations
     }
 
     /// The response status codes an operation's text (from `operations(in:)`) documents, e.g. `["200", "404"]`.
