@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EventSourcing", targets: ["EventSourcing"]),
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
         .library(name: "ReferenceData", targets: ["ReferenceData"]),
         .library(name: "Contracts", targets: ["Contracts"]),
         .library(name: "ContractTesting", targets: ["ContractTesting"]),
@@ -60,6 +61,7 @@ let package = Package(
             path: "Shared/EventSourcing"
         ),
         .target(name: "Geo", path: "Shared/Geo"),
+        .target(name: "RoadNetwork", dependencies: ["CZlib", "Geo"], path: "Shared/RoadNetwork"),
         // Reading the reference data in ../shared/data: gzip through the system zlib, and where the directory is.
         .systemLibrary(name: "CZlib", path: "Shared/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ReferenceData", dependencies: ["CZlib"], path: "Shared/ReferenceData"),
@@ -444,6 +446,7 @@ let package = Package(
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),
+        .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "ReferenceData"], path: "Tests/RoadNetworkTests"),
         .testTarget(name: "ReferenceDataTests", dependencies: ["ReferenceData"], path: "Tests/ReferenceDataTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],
