@@ -55,21 +55,11 @@ public struct AnalyticsServer: Sendable {
         let routes = AnalyticsRoutes(queries: queries, now: now)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
-            revokedSessions: revokedSessions.registry, openAPI: try AnalyticsOpenAPI.document(),
+            revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "analytics"),
             background: consumers.map(\.runner) + [revokedSessions.consumer], logger: logger,
             onServerRunning: onServerRunning
         ) { router in
             routes.add(to: router)
         }
-    }
-}
-
-/// The OpenAPI 3.1 document served at `/openapi.yaml` (`Services/Analytics/Sources/openapi.yaml`).
-enum AnalyticsOpenAPI {
-    static func document() throws -> OpenAPIDocument {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
-            throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the analytics OpenAPI document in the bundle")
-        }
-        return try OpenAPIDocument(contentsOfFile: url.path)
     }
 }

@@ -63,7 +63,7 @@ public struct AuthServer: Sendable {
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics,
             keySource: RingKeySource(ring: keyRing), revokedSessions: DirectoryRevokedSessions(directory: directory),
-            openAPI: try AuthOpenAPI.document(),
+            openAPI: try OpenAPIDocument.bundled(in: .module, service: "auth"),
             background: [directory] + publishing, logger: logger, onServerRunning: onServerRunning
         ) { serviceRoutes in
             routes.add(to: serviceRoutes)
@@ -103,15 +103,5 @@ struct DirectoryRevokedSessions: RevokedSessionLookup {
     func isRevoked(sessionId: String) -> Bool {
         guard let id = UUID(uuidString: sessionId) else { return false }
         return directory.session(id)?.revocation != nil
-    }
-}
-
-/// The OpenAPI 3.1 document served at `/openapi.yaml` (`Services/Auth/Sources/openapi.yaml`).
-enum AuthOpenAPI {
-    static func document() throws -> OpenAPIDocument {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
-            throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the auth OpenAPI document in the bundle")
-        }
-        return try OpenAPIDocument(contentsOfFile: url.path)
     }
 }

@@ -87,7 +87,7 @@ public struct TourManagementServer: Sendable {
         readiness.register(revokedSessions.consumer)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
-            revokedSessions: revokedSessions.registry, openAPI: try TourManagementOpenAPI.document(),
+            revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "tour-management"),
             // Uploads stream up to the largest media limit; every other route keeps maxBodyBytes.
             bodyLimitOverrides: [BodyLimitOverride(method: .post, pathPrefix: "/v1/media", limit: MediaKind.largestMaximumBytes)],
             background: try storage.publishing(TourManagementEvents.topics, logger: logger)
@@ -117,16 +117,6 @@ public struct TourManagementServer: Sendable {
             FavouritesRoutes(favourites: favourites, destinations: index, guideNames: userNames).add(to: routes)
             storage.addFeedRoutes(to: routes, include: TourManagementEvents.isServedByFeed)
         }
-    }
-}
-
-/// The OpenAPI 3.1 document served at `/openapi.yaml` (`Services/TourManagement/Sources/openapi.yaml`).
-enum TourManagementOpenAPI {
-    static func document() throws -> OpenAPIDocument {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else {
-            throw ConfigurationError(key: "openapi.yaml", value: "missing", expected: "the tour-management OpenAPI document in the bundle")
-        }
-        return try OpenAPIDocument(contentsOfFile: url.path)
     }
 }
 

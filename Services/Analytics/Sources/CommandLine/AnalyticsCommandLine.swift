@@ -10,25 +10,10 @@ public struct AnalyticsCommandLine: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "analytics",
         abstract: "Waypoint's statistics service: projections of every topic, and the analytics API.",
-        subcommands: [Serve.self, Rebuild.self],
-        defaultSubcommand: Serve.self)
+        subcommands: [ServeCommand<AnalyticsServer>.self, Rebuild.self],
+        defaultSubcommand: ServeCommand<AnalyticsServer>.self)
 
     public init() {}
-
-    /// Runs the HTTP service and the consumers until SIGTERM or SIGINT.
-    public struct Serve: AsyncParsableCommand {
-        public static let configuration = CommandConfiguration(abstract: "Run the service (the default).")
-
-        public init() {}
-
-        public func run() async throws {
-            let configuration = try AnalyticsConfiguration.fromEnvironment()
-            try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
-                let server = try await AnalyticsServer.assemble(configuration, storage: storage, logger: logger)
-                try await server.application(logger: logger).run()
-            }
-        }
-    }
 
     /// Replays every topic from the beginning into fresh tables and swaps them in (the service may keep running).
     public struct Rebuild: AsyncParsableCommand {
@@ -49,3 +34,17 @@ public struct AnalyticsCommandLine: AsyncParsableCommand {
         }
     }
 }
+
+/// `analytics serve` (``ServeCommand``): the HTTP service and the consumers until SIGTERM or SIGINT.
+extension AnalyticsServer: ServableService {
+    public typealias Configuration = AnalyticsConfiguration
+    public typealias Storage = ServiceStorage
+
+    /// ``application(consumers:metrics:keySource:logger:now:onServerRunning:)`` with the live consumers, the shared
+    /// metrics, `auth`'s JWKS and the system clock.
+    public func makeApplication(logger: Logger) throws -> ServiceApplication {
+        try application(logger: logger)
+    }
+}
+
+extension AnalyticsConfiguration: StoredServiceConfiguration {}

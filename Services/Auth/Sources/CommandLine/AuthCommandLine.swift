@@ -13,26 +13,10 @@ public struct AuthCommandLine: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "auth",
         abstract: "Waypoint's identity service: users, credentials, roles, sessions and signing keys.",
-        subcommands: [Serve.self, CreateAdmin.self, RotateSigningKey.self],
-        defaultSubcommand: Serve.self)
+        subcommands: [ServeCommand<AuthServer>.self, CreateAdmin.self, RotateSigningKey.self],
+        defaultSubcommand: ServeCommand<AuthServer>.self)
 
     public init() {}
-
-    /// Runs the HTTP service until SIGTERM or SIGINT.
-    public struct Serve: AsyncParsableCommand {
-        public static let configuration = CommandConfiguration(abstract: "Run the service (the default).")
-
-        public init() {}
-
-        public func run() async throws {
-            let configuration = try AuthConfiguration.fromEnvironment()
-            try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
-                let server = try await AuthServer.assemble(configuration, storage: storage, logger: logger)
-                try await server.application(logger: logger).run()
-                await server.hasher.shutdown()
-            }
-        }
-    }
 
     /// Creates the first administrator, or makes an existing account an administrator. Never a public route.
     public struct CreateAdmin: AsyncParsableCommand {
@@ -87,3 +71,26 @@ public struct AuthCommandLine: AsyncParsableCommand {
         }
     }
 }
+
+/// `auth serve` (``ServeCommand``): the HTTP service until SIGTERM or SIGINT, then the password hasher's threads stop.
+extension AuthServer: ServableService {
+    public typealias Configuration = AuthConfiguration
+    public typealias Storage = ServiceStorage
+
+    /// ``assemble(_:storage:now:logger:)`` on the system clock.
+    public static func assemble(_ configuration: AuthConfiguration, storage: ServiceStorage, logger: Logger) async throws -> AuthServer {
+        try await assemble(configuration, storage: storage, now: Date.init, logger: logger)
+    }
+
+    /// ``application(metrics:logger:now:onServerRunning:)`` with the shared metrics and the system clock.
+    public func makeApplication(logger: Logger) throws -> ServiceApplication {
+        try application(logger: logger)
+    }
+
+    /// Stops the bcrypt worker threads.
+    public func shutdown() async {
+        await hasher.shutdown()
+    }
+}
+
+extension AuthConfiguration: StoredServiceConfiguration {}

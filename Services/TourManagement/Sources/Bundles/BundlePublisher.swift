@@ -3,7 +3,9 @@ import EventSourcing
 import Foundation
 import GRDB
 import Logging
+import Messaging
 import PostgresNIO
+import ServiceKit
 import ServiceLifecycle
 
 /// Which published revisions still need a bundle: table `bundle_queue (tour_id, revision)`, one row per tour holding its
@@ -72,20 +74,11 @@ public struct BundlePublisher: Service {
         self.logger = logger
     }
 
+    /// Drains the queue every `interval` (the first time as soon as the read models are live) until graceful shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await waitUntilLive(projections)
-            while !Task.isCancelled {
-                do {
-                    _ = try await drain()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("bundle publishing failed; retrying", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
+        try await PeriodicWorker("bundle publishing", every: interval, after: projections, logger: logger) {
+            _ = try await drain()
+        }.run()
     }
 
     /// Works through the queue once; returns the bundles built or confirmed.

@@ -10,25 +10,10 @@ public struct TourManagementCommandLine: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tour-management",
         abstract: "Waypoint's tours service: authoring, media, destinations and discovery.",
-        subcommands: [Serve.self, ImportDestinations.self],
-        defaultSubcommand: Serve.self)
+        subcommands: [ServeCommand<TourManagementServer>.self, ImportDestinations.self],
+        defaultSubcommand: ServeCommand<TourManagementServer>.self)
 
     public init() {}
-
-    /// Runs the HTTP service until SIGTERM or SIGINT.
-    public struct Serve: AsyncParsableCommand {
-        public static let configuration = CommandConfiguration(abstract: "Run the service (the default).")
-
-        public init() {}
-
-        public func run() async throws {
-            let configuration = try TourManagementConfiguration.fromEnvironment()
-            try await ServiceLauncher.run(service: configuration.service, runtime: configuration.runtime) { storage, logger in
-                let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
-                try await server.application(logger: logger).run()
-            }
-        }
-    }
 
     /// Imports (inserts or updates) a gazetteer into the destinations table; running services load it at their next start.
     public struct ImportDestinations: AsyncParsableCommand {
@@ -53,3 +38,17 @@ public struct TourManagementCommandLine: AsyncParsableCommand {
         }
     }
 }
+
+/// `tour-management serve` (``ServeCommand``): the HTTP service and its background work until SIGTERM or SIGINT.
+extension TourManagementServer: ServableService {
+    public typealias Configuration = TourManagementConfiguration
+    public typealias Storage = ServiceStorage
+
+    /// ``application(metrics:keySource:logger:now:onServerRunning:)`` with the shared metrics, `auth`'s JWKS and the
+    /// system clock.
+    public func makeApplication(logger: Logger) throws -> ServiceApplication {
+        try application(logger: logger)
+    }
+}
+
+extension TourManagementConfiguration: StoredServiceConfiguration {}

@@ -4,6 +4,7 @@ import GRDB
 import Logging
 import Messaging
 import PostgresNIO
+import ServiceKit
 import ServiceLifecycle
 
 /// Carries out `UserErased` in tour-management's own data, durably: the `waypoint.auth` consumer marks the account
@@ -28,20 +29,12 @@ public struct ErasureWorker: Service {
         self.logger = logger
     }
 
+    /// Applies pending erasures every `interval` (the first time as soon as the read models are live) until graceful
+    /// shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await waitUntilLive(projections)
-            while !Task.isCancelled {
-                do {
-                    try await applyPending()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("erasure failed; retrying", metadata: ["error": "\(error)"])
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
+        try await PeriodicWorker("erasure", every: interval, after: projections, logger: logger) {
+            _ = try await applyPending()
+        }.run()
     }
 
     /// Erases every account marked erased and not yet handled; returns how many.

@@ -1,6 +1,8 @@
 import EventSourcing
 import Foundation
 import Logging
+import Messaging
+import ServiceKit
 import ServiceLifecycle
 
 /// Runs ``MediaStore/collectGarbage(now:)`` every `interval` (first run right at start) until graceful shutdown; put
@@ -20,21 +22,19 @@ public struct MediaGarbageCollector: Service {
         self.logger = logger
     }
 
+    /// Collects every `interval` (the first time as soon as the `tour_media` read model is live) until graceful shutdown.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await waitUntilLive(projection.map { [$0] } ?? [])
-            while !Task.isCancelled {
-                do {
-                    let removed = try await store.collectGarbage(now: Date())
-                    if !removed.isEmpty {
-                        logger.info("unreferenced media removed", metadata: [
-                            "media": "\(removed.count)", "bytes": "\(removed.reduce(0) { $0 + $1.size })"])
-                    }
-                } catch {
-                    logger.error("media garbage collection failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                try? await Task.sleep(for: interval)
-            }
+        try await PeriodicWorker("media garbage collection", every: interval, after: projection.map { [$0] } ?? [], logger: logger) {
+            try await collect()
+        }.run()
+    }
+
+    /// One round: removes unreferenced media (``MediaStore/collectGarbage(now:)``) and logs what went.
+    public func collect() async throws {
+        let removed = try await store.collectGarbage(now: Date())
+        if !removed.isEmpty {
+            logger.info("unreferenced media removed", metadata: [
+                "media": "\(removed.count)", "bytes": "\(removed.reduce(0) { $0 + $1.size })"])
         }
     }
 }

@@ -2,12 +2,14 @@ import Contracts
 import EventSourcing
 import Foundation
 import Logging
+import Messaging
+import ServiceKit
 import ServiceLifecycle
 
 /// Scheduled work of tour-management, until graceful shutdown: every `countsInterval` the published-tour counts of the
 /// `guide_tours` read model and the completed purchases of the discovery read model go into the destination index (its
-/// search ranking and `popular`), and every `expiryInterval` drafts
-/// untouched for 30 days are expired through the aggregate (`TourDraftExpired`).
+/// search ranking and `popular`), and every `expiryInterval` drafts untouched for 30 days are expired through the
+/// aggregate (`TourDraftExpired`) — two ``PeriodicWorker``s, both starting as soon as `guide_tours` is live.
 public struct TourMaintenance: Service {
     let authoring: TourAuthoring
     let reads: GuideTours
@@ -37,31 +39,25 @@ public struct TourMaintenance: Service {
         self.logger = logger
     }
 
+    /// Runs the two schedules side by side until graceful shutdown.
     public func run() async throws {
-        try? await cancelWhenGracefulShutdown { try await loop() }
+        try await withThrowingDiscardingTaskGroup { group in
+            for worker in workers { group.addTask { try await worker.run() } }
+        }
     }
 
-    private func loop() async throws {
-        var lastExpiry = ContinuousClock.now - expiryInterval
-        do {
-            // Counting from a read model that is still being created or replayed would publish wrong numbers.
-            await waitUntilLive(projection.map { [$0] } ?? [])
-            while !Task.isCancelled {
-                do {
-                    try await refreshCounts()
-                    if ContinuousClock.now - lastExpiry >= expiryInterval {
-                        lastExpiry = .now
-                        let expired = try await expireDrafts()
-                        if expired > 0 { logger.notice("expired untouched drafts", metadata: ["drafts": "\(expired)"]) }
-                    }
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("tour maintenance failed; retrying next round", metadata: ["error": "\(error)"])
-                }
-                try await Task.sleep(for: countsInterval)
-            }
-        } catch is CancellationError {}
+    /// The counts every `countsInterval` and the draft expiry every `expiryInterval`, each starting as soon as the
+    /// `guide_tours` read model is live: counting from a read model that is still being created or replayed would
+    /// publish wrong numbers.
+    var workers: [PeriodicWorker] {
+        let after = projection.map { [$0] } ?? []
+        return [
+            PeriodicWorker("destination counts", every: countsInterval, after: after, logger: logger) { try await refreshCounts() },
+            PeriodicWorker("draft expiry", every: expiryInterval, after: after, logger: logger) {
+                let expired = try await expireDrafts()
+                if expired > 0 { logger.notice("expired untouched drafts", metadata: ["drafts": "\(expired)"]) }
+            },
+        ]
     }
 
     /// Published tours per destination into the index.
