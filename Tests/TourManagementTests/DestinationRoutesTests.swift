@@ -13,7 +13,7 @@ struct DestinationRoutesTests {
             configuration: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
             metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:])
         ) { routes in
-            DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            DestinationRoutes(index: index).addRoutes(to: routes.group("/v1/destinations"))
         }
         try await app.test(.router) { client in try await body(client) }
     }

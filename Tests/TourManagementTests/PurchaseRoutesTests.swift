@@ -21,7 +21,7 @@ struct PurchaseRoutesTests {
                 configuration: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning), metrics: ServiceMetrics(),
                 keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]), logger: CommerceTestSupport.quiet
             ) { routes in
-                CommerceRoutes(purchases: f.purchases, entitlements: f.entitlements, exchangeRates: f.commerce.exchangeRates).add(to: routes)
+                CommerceRoutes(purchases: f.purchases, entitlements: f.entitlements, exchangeRates: f.commerce.exchangeRates).addRoutes(to: routes)
             }
             try await app.test(.router) { client in try await body(client, f) }
         }

@@ -28,10 +28,10 @@ enum ReviewApp {
                 logger: MediaTestSupport.quiet
             ) { routes in
                 ReviewRoutes(reviews: h.reviews) { ids in Dictionary(uniqueKeysWithValues: ids.map { ($0, "user \($0.uuidString.prefix(4))") }) }
-                    .add(to: routes)
+                    .addRoutes(to: routes)
                 FavouritesRoutes(favourites: Favourites(store: h.store, catalog: h.catalog), destinations: index) { ids in
                     Dictionary(uniqueKeysWithValues: ids.map { ($0, "Guide") })
-                }.add(to: routes)
+                }.addRoutes(to: routes)
             }
             try await app.test(.router) { client in try await body(client, h) }
         }

@@ -59,7 +59,7 @@ public struct AnalyticsServer: Sendable {
             background: consumers.map(\.runner) + [revokedSessions.consumer], logger: logger,
             onServerRunning: onServerRunning
         ) { router in
-            routes.add(to: router)
+            routes.addRoutes(to: router)
         }
     }
 }

@@ -66,7 +66,7 @@ public struct AuthServer: Sendable {
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "auth"),
             background: [directory] + publishing, logger: logger, onServerRunning: onServerRunning
         ) { serviceRoutes in
-            routes.add(to: serviceRoutes)
+            routes.addRoutes(to: serviceRoutes)
             storage.addFeedRoutes(to: serviceRoutes, include: AuthEvents.isPublished)
         }
     }

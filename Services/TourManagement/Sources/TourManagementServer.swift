@@ -98,23 +98,23 @@ public struct TourManagementServer: Sendable {
         ) { routes in
             // First, so that it wraps every route below: cache tags and log positions for the gateway's cache.
             routes.router.add(middleware: CatalogueCacheHeaders(discovery: discovery, destinations: index, store: store))
-            DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+            DestinationRoutes(index: index).addRoutes(to: routes.group("/v1/destinations"))
             mediaRoutes.addPublic(to: routes.group("/v1/media"))
             mediaRoutes.addUploads(to: routes.authenticated("/v1/media", requiring: .guide, .admin))
-            TourAuthoringRoutes(authoring: authoring, guideTours: reads).add(to: routes)
-            ProgressRoutes(store: store, catalog: catalog, access: access, now: now).add(to: routes)
-            BundleRoutes(bundles: bundles, catalog: catalog, access: access).add(to: routes)
+            TourAuthoringRoutes(authoring: authoring, guideTours: reads).addRoutes(to: routes)
+            ProgressRoutes(store: store, catalog: catalog, access: access, now: now).addRoutes(to: routes)
+            BundleRoutes(bundles: bundles, catalog: catalog, access: access).addRoutes(to: routes)
             DiscoveryRoutes(catalog: catalog, destinations: index, access: access, views: views, exchangeRates: commerce.exchangeRates, now: now,
-                            guideNames: userNames).add(to: routes)
-            ReviewRoutes(reviews: reviews, userNames: userNames).add(to: routes)
+                            guideNames: userNames).addRoutes(to: routes)
+            ReviewRoutes(reviews: reviews, userNames: userNames).addRoutes(to: routes)
             commerce.routes(now: now) { ids in
                 var owned: [UUID: OwnedTourBundle] = [:]
                 for id in ids {
                     if let latest = try await bundles.latest(id) { owned[id] = OwnedTourBundle(version: latest.version, sizeBytes: latest.sizeBytes) }
                 }
                 return owned
-            }.add(to: routes)
-            FavouritesRoutes(favourites: favourites, destinations: index, guideNames: userNames).add(to: routes)
+            }.addRoutes(to: routes)
+            FavouritesRoutes(favourites: favourites, destinations: index, guideNames: userNames).addRoutes(to: routes)
             storage.addFeedRoutes(to: routes, include: TourManagementEvents.isServedByFeed)
         }
     }

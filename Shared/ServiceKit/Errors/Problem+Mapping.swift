@@ -10,8 +10,8 @@ extension Problem {
     /// - Returns: The problem; a 500 `internal` for anything unexpected, with no detail of the cause.
     public static func mapping(_ error: any Error, bodyLimit: Int) -> Problem {
         switch error {
-        case let problem as Problem:
-            return problem
+        case let convertible as any ProblemConvertible:
+            return convertible.problem
         case let decodingError as DecodingError:
             return Problem(decodingError: decodingError, bodyIsWellFormed: nil)
         case is NIOTooManyBytesError:

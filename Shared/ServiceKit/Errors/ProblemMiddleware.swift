@@ -3,10 +3,10 @@ import Logging
 
 /// Turns every error thrown below it into an `application/problem+json` response.
 ///
-/// ``Problem`` is written as is; Hummingbird's `HTTPError` keeps its status; a `DecodingError` becomes a
-/// 400 or 422 (see ``Problem/init(decodingError:bodyIsWellFormed:)``); anything else is a 500 `internal`
-/// whose cause is logged with the request id and never sent to the client. A `CancellationError` (shutdown cancelled
-/// the handler) is a 503 with `Retry-After`, logged at notice.
+/// ``Problem`` and every ``ProblemConvertible`` domain error are written as their problem; Hummingbird's `HTTPError`
+/// keeps its status; a `DecodingError` becomes a 400 or 422 (see ``Problem/init(decodingError:bodyIsWellFormed:)``);
+/// anything else is a 500 `internal` whose cause is logged with the request id and never sent to the client. A
+/// `CancellationError` (shutdown cancelled the handler) is a 503 with `Retry-After`, logged at notice.
 public struct ProblemMiddleware: RouterMiddleware {
     /// The request context of Waypoint services.
     public typealias Context = ServiceRequestContext

@@ -78,7 +78,7 @@ struct DestinationsBench: AsyncParsableCommand {
                 metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:]), logger: LoopbackServer.quietLogger,
                 onServerRunning: { reportPort($0.localAddress?.port ?? 0) }
             ) { routes in
-                DestinationRoutes(index: index).add(to: routes.group("/v1/destinations"))
+                DestinationRoutes(index: index).addRoutes(to: routes.group("/v1/destinations"))
             }
         }) { port in
             var latencies = Latencies(resolution: 0.001)

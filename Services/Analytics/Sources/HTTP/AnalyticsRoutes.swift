@@ -20,81 +20,90 @@ public struct AnalyticsRoutes: Sendable {
         self.now = now
     }
 
-    public func add(to routes: ServiceRoutes) {
-        let queries = queries, now = now
+    /// Mounts the guide's, the tour owner's and the administrators' routes on `routes`.
+    public func addRoutes(to routes: ServiceRoutes) {
         let guides = routes.authenticated("/v1/analytics/guides/me", requiring: .guide)
-
-        guides.get("summary") { request, context -> GuideSummary in
-            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
-            return try await queries.guideSummary(guideId: try Self.caller(context), range: range)
-        }
-
-        guides.get("earnings.svg") { request, context -> Response in
-            let parameters = Self.parameters(request)
-            // Default: the 12 calendar months up to today's (or `to`'s) month.
-            var withDefault = parameters
-            if withDefault["from"] == nil {
-                let to = parameters["to"].flatMap(UTCDay.init(iso:)) ?? UTCDay(now())
-                withDefault["from"] = to.month.advanced(by: -11).firstDay.iso
-            }
-            let range = try AnalyticsRange.parse(withDefault, today: UTCDay(now()))
-            var validator = Validator()
-            let currency = parameters["currency"].map { $0.uppercased() }
-            validator.require(currency.map { CurrencyCode($0) != nil } ?? true, field: "currency", code: "invalid-currency",
-                              message: "must be an active ISO 4217 code such as EUR")
-            try validator.check()
-            let months = try await queries.earningsByMonth(guideId: try Self.caller(context), range: range)
-            let shown = currency ?? Self.mainCurrency(months) ?? "EUR"
-            let exponent = CurrencyCode(shown)?.minorUnitExponent ?? 2
-            let values = months.map { month in Double(month.netEarnings.first { $0.currency == shown }?.amountMinor ?? 0) }
-            let svg = SVGChart.bars(
-                title: "Net earnings per month in \(shown), \(range.from.month) – \(range.to.month) (UTC)",
-                categories: months.map(\.month), values: values, yAxisTitle: "Net earnings (\(shown))", xAxisTitle: "Month (UTC)",
-                formatTick: { SVGChart.major($0, exponent: exponent) })
-            return Self.svg(svg)
-        }
-
-        guides.get("views.svg") { request, context -> Response in
-            let parameters = Self.parameters(request)
-            let range = try AnalyticsRange.parse(parameters, today: UTCDay(now()))
-            var validator = Validator()
-            let bucket = parameters["bucket"].map { AnalyticsQueries.Bucket(rawValue: $0) }
-            validator.require(bucket.map { $0 != nil } ?? true, field: "bucket", code: "not-allowed", message: "must be day or week")
-            try validator.check()
-            let chosen = (bucket ?? nil) ?? (range.days <= 92 ? .day : .week)
-            let points = try await queries.views(guideId: try Self.caller(context), range: range, bucket: chosen)
-            let unit = chosen == .day ? "day" : "ISO week"
-            let svg = SVGChart.lines(
-                title: "Views per \(unit), \(range.from) – \(range.to) (UTC)", categories: points.map(\.label),
-                series: [
-                    .init(name: "Views", values: points.map { Double($0.views) }, color: "#2f6fdf"),
-                    .init(name: "Unique viewers", values: points.map { Double($0.uniqueViewers) }, color: "#e0702b"),
-                ],
-                yAxisTitle: "Views", xAxisTitle: chosen == .day ? "Day (UTC)" : "ISO week")
-            return Self.svg(svg)
-        }
-
-        routes.authenticated("/v1/analytics/tours", requiring: .guide, .admin).get(":id") { request, context -> TourAnalytics in
-            let identity = try context.requireIdentity()
-            guard let id = UUID(uuidString: try context.parameters.require("id"))?.uuidString.lowercased(),
-                  let owner = try await queries.tourOwner(id)
-            else { throw Problem.notFound("analytics knows no tour with this id", code: "unknown-tour") }
-            guard identity.role == .admin || owner == Self.normalized(identity.subject) else {
-                throw Problem.forbidden("only the tour's guide sees its statistics", code: "not-tour-owner")
-            }
-            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
-            guard let tour = try await queries.tour(id, range: range) else {
-                throw Problem.notFound("analytics knows no tour with this id", code: "unknown-tour")
-            }
-            return tour
-        }
-
-        routes.authenticated("/v1/analytics/platform", requiring: .admin).get { request, _ -> PlatformFigures in
-            let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
-            return try await queries.platform(range: range)
-        }
+        guides.get("summary", use: guideSummary)
+        guides.get("earnings.svg", use: earningsChart)
+        guides.get("views.svg", use: viewsChart)
+        routes.authenticated("/v1/analytics/tours", requiring: .guide, .admin).get(":id", use: tourFigures)
+        routes.authenticated("/v1/analytics/platform", requiring: .admin).get(use: platformFigures)
     }
 
+    /// `GET /v1/analytics/guides/me/summary`: the caller's figures over the range.
+    @Sendable func guideSummary(_ request: Request, context: ServiceRequestContext) async throws -> GuideSummary {
+        let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+        return try await queries.guideSummary(guideId: try Self.caller(context), range: range)
+    }
+
+    /// `GET /v1/analytics/guides/me/earnings.svg`: net earnings per month in one currency, as a bar chart.
+    @Sendable func earningsChart(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let parameters = Self.parameters(request)
+        // Default: the 12 calendar months up to today's (or `to`'s) month.
+        var withDefault = parameters
+        if withDefault["from"] == nil {
+            let to = parameters["to"].flatMap(UTCDay.init(iso:)) ?? UTCDay(now())
+            withDefault["from"] = to.month.advanced(by: -11).firstDay.iso
+        }
+        let range = try AnalyticsRange.parse(withDefault, today: UTCDay(now()))
+        var validator = Validator()
+        let currency = parameters["currency"].map { $0.uppercased() }
+        validator.require(currency.map { CurrencyCode($0) != nil } ?? true, field: "currency", code: "invalid-currency",
+                          message: "must be an active ISO 4217 code such as EUR")
+        try validator.check()
+        let months = try await queries.earningsByMonth(guideId: try Self.caller(context), range: range)
+        let shown = currency ?? Self.mainCurrency(months) ?? "EUR"
+        let exponent = CurrencyCode(shown)?.minorUnitExponent ?? 2
+        let values = months.map { month in Double(month.netEarnings.first { $0.currency == shown }?.amountMinor ?? 0) }
+        let svg = SVGChart.bars(
+            title: "Net earnings per month in \(shown), \(range.from.month) – \(range.to.month) (UTC)",
+            categories: months.map(\.month), values: values, yAxisTitle: "Net earnings (\(shown))", xAxisTitle: "Month (UTC)",
+            formatTick: { SVGChart.major($0, exponent: exponent) })
+        return Self.svg(svg)
+    }
+
+    /// `GET /v1/analytics/guides/me/views.svg`: views and unique viewers per day or ISO week, as a line chart.
+    @Sendable func viewsChart(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let parameters = Self.parameters(request)
+        let range = try AnalyticsRange.parse(parameters, today: UTCDay(now()))
+        var validator = Validator()
+        let bucket = parameters["bucket"].map { AnalyticsQueries.Bucket(rawValue: $0) }
+        validator.require(bucket.map { $0 != nil } ?? true, field: "bucket", code: "not-allowed", message: "must be day or week")
+        try validator.check()
+        let chosen = (bucket ?? nil) ?? (range.days <= 92 ? .day : .week)
+        let points = try await queries.views(guideId: try Self.caller(context), range: range, bucket: chosen)
+        let unit = chosen == .day ? "day" : "ISO week"
+        let svg = SVGChart.lines(
+            title: "Views per \(unit), \(range.from) – \(range.to) (UTC)", categories: points.map(\.label),
+            series: [
+                .init(name: "Views", values: points.map { Double($0.views) }, color: "#2f6fdf"),
+                .init(name: "Unique viewers", values: points.map { Double($0.uniqueViewers) }, color: "#e0702b"),
+            ],
+            yAxisTitle: "Views", xAxisTitle: chosen == .day ? "Day (UTC)" : "ISO week")
+        return Self.svg(svg)
+    }
+
+    /// `GET /v1/analytics/tours/{id}`: one tour's figures, for its guide and administrators.
+    @Sendable func tourFigures(_ request: Request, context: ServiceRequestContext) async throws -> TourAnalytics {
+        let identity = try context.requireIdentity()
+        let unknown = Problem.notFound("analytics knows no tour with this id", code: "unknown-tour")
+        let id = try context.parameters.require("id", as: UUID.self, ifInvalid: unknown).uuidString.lowercased()
+        guard let owner = try await queries.tourOwner(id) else { throw unknown }
+        guard identity.role == .admin || owner == Self.normalized(identity.subject) else {
+            throw Problem.forbidden("only the tour's guide sees its statistics", code: "not-tour-owner")
+        }
+        let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+        guard let tour = try await queries.tour(id, range: range) else { throw unknown }
+        return tour
+    }
+
+    /// `GET /v1/analytics/platform` (administrators): figures of the whole platform.
+    @Sendable func platformFigures(_ request: Request, context: ServiceRequestContext) async throws -> PlatformFigures {
+        let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+        return try await queries.platform(range: range)
+    }
+
+    /// The caller's user id in its canonical form.
     static func caller(_ context: ServiceRequestContext) throws -> String {
         normalized(try context.requireIdentity().subject)
     }
@@ -111,6 +120,7 @@ public struct AnalyticsRoutes: Sendable {
         return totals.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     }
 
+    /// An SVG response, privately cacheable for a minute.
     static func svg(_ text: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "image/svg+xml; charset=utf-8"

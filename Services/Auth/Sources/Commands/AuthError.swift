@@ -3,7 +3,7 @@ import HTTPTypes
 import ServiceKit
 
 /// Domain refusals of auth's commands, each with its problem+json answer.
-enum AuthError: Error, Sendable, Hashable {
+enum AuthError: Error, Sendable, Hashable, ProblemConvertible {
     /// Unknown email, wrong password, or an account without a password: one answer for all (no enumeration).
     case invalidCredentials
     /// Too many failed logins.
@@ -23,6 +23,7 @@ enum AuthError: Error, Sendable, Hashable {
     /// A concurrent change won; retrying the request is safe.
     case conflict(String)
 
+    /// The answer to the refusal.
     var problem: Problem {
         switch self {
         case .invalidCredentials:

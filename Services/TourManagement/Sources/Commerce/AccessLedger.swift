@@ -109,7 +109,7 @@ public enum AccessEvent: Sendable {
 }
 
 /// Why a marketplace command was refused; each maps to one problem.
-public enum CommerceError: Error, Sendable, Hashable {
+public enum CommerceError: Error, Sendable, Hashable, ProblemConvertible {
     /// No listed (published) tour with that id: unknown, draft, unpublished or deleted.
     case unknownTour
     case ownTour

@@ -13,7 +13,7 @@ public enum StripeSignature {
     public static let headerName = "Stripe-Signature"
 
     /// Why a webhook was refused (each a 400).
-    public enum Failure: Error, Sendable, Hashable {
+    public enum Failure: Error, Sendable, Hashable, ProblemConvertible {
         case missingHeader
         case malformedHeader
         case stale(timestamp: Int64)

@@ -39,38 +39,46 @@ public struct FavouritesRoutes: Sendable {
         self.guideNames = guideNames
     }
 
-    public func add(to routes: ServiceRoutes) {
-        let favourites = favourites, destinations = destinations, guideNames = guideNames
+    /// Mounts the favourites of the signed-in user under `/v1/me/favourites`.
+    public func addRoutes(to routes: ServiceRoutes) {
         let group = routes.authenticated("/v1/me/favourites")
+        group.get(use: list)
+        group.put(":tourId", use: add)
+        group.delete(":tourId", use: remove)
+    }
 
-        group.get { request, context -> FavouritesResponse in
-            let (user, _) = try ReviewRoutes.caller(context)
-            let (cursor, limit) = try ReviewRoutes.paging(request)
-            let page = try await favourites.list(user: user, cursor: cursor, limit: limit)
-            let names = await guideNames(Array(Set(page.favourites.compactMap(\.tour?.guideId))))
-            return FavouritesResponse(favourites: page.favourites.map { favourite in
-                FavouriteResponse(
-                    tourId: favourite.tourId.uuidString.lowercased(), favouritedAt: favourite.favouritedAt, available: favourite.tour != nil,
-                    tour: favourite.tour.map {
-                        TourSummaryResponse($0, guideName: names[$0.guideId], city: destinations.city(id: $0.details.destinationId),
-                                            distanceMetres: nil, fullDescription: false)
-                    })
-            }, nextCursor: page.nextCursor?.encoded)
+    /// `GET /v1/me/favourites`: most recent first, with the summaries of listed tours.
+    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> FavouritesResponse {
+        let user = try context.requireCallerID()
+        let (cursor, limit) = try ReviewRoutes.paging(request)
+        let page = try await favourites.list(user: user, cursor: cursor, limit: limit)
+        let names = await guideNames(Array(Set(page.favourites.compactMap(\.tour?.guideId))))
+        return FavouritesResponse(favourites: page.favourites.map { favourite in
+            FavouriteResponse(
+                tourId: favourite.tourId.uuidString.lowercased(), favouritedAt: favourite.favouritedAt, available: favourite.tour != nil,
+                tour: favourite.tour.map {
+                    TourSummaryResponse($0, guideName: names[$0.guideId], city: destinations.city(id: $0.details.destinationId),
+                                        distanceMetres: nil, fullDescription: false)
+                })
+        }, nextCursor: page.nextCursor?.encoded)
+    }
+
+    /// `PUT /v1/me/favourites/{tourId}`: 201 when added, 200 when it already was.
+    @Sendable func add(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<FavouriteAddedResponse> {
+        let (user, metadata) = try ReviewRoutes.caller(context)
+        let tourId = try ReviewRoutes.uuid(context, "tourId", code: "unknown-tour")
+        let (at, added) = try await favourites.add(tourId: tourId, user: user, metadata: metadata)
+        return EditedResponse(status: added ? .created : .ok,
+                              response: FavouriteAddedResponse(tourId: tourId.uuidString.lowercased(), favouritedAt: at))
+    }
+
+    /// `DELETE /v1/me/favourites/{tourId}`: 204, also for something that is not a favourite (or not a tour) — either way
+    /// the tour is not a favourite.
+    @Sendable func remove(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {
+        let (user, metadata) = try ReviewRoutes.caller(context)
+        if let tourId = context.parameters.get("tourId", as: UUID.self) {
+            try await favourites.remove(tourId: tourId, user: user, metadata: metadata)
         }
-        group.put(":tourId") { _, context -> EditedResponse<FavouriteAddedResponse> in
-            let (user, metadata) = try ReviewRoutes.caller(context)
-            let tourId = try ReviewRoutes.uuid(context, "tourId", code: "unknown-tour")
-            let (at, added) = try await favourites.add(tourId: tourId, user: user, metadata: metadata)
-            return EditedResponse(status: added ? .created : .ok,
-                                  response: FavouriteAddedResponse(tourId: tourId.uuidString.lowercased(), favouritedAt: at))
-        }
-        group.delete(":tourId") { _, context -> HTTPResponse.Status in
-            let (user, metadata) = try ReviewRoutes.caller(context)
-            // Removing something that is not a favourite (or not a tour) is the same success: the tour is not a favourite.
-            if let tourId = UUID(uuidString: try context.parameters.require("tourId")) {
-                try await favourites.remove(tourId: tourId, user: user, metadata: metadata)
-            }
-            return .noContent
-        }
+        return .noContent
     }
 }

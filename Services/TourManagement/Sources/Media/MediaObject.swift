@@ -48,7 +48,7 @@ public struct MediaCatalogEntry: Sendable, Hashable {
 }
 
 /// Why the media store refused: each maps to the problem the HTTP API answers with.
-public enum MediaError: Error, Sendable, Hashable {
+public enum MediaError: Error, Sendable, Hashable, ProblemConvertible {
     /// The bytes are none of the accepted formats (415 `unsupported-media-type`).
     case unsupportedMediaType
     /// The upload passed its kind's limit (413 `payload-too-large`).

@@ -49,36 +49,32 @@ public struct MediaRoutes: Sendable {
     /// unit or bad syntax → the whole object (200), as RFC 9110 allows. `If-Range` with another validator also gets the
     /// whole object. Unknown or malformed address → 404 `unknown-media`.
     public func addPublic(to group: RouterGroup<ServiceRequestContext>) {
-        let store = store
-        group.get(":sha256") { request, context -> Response in
-            do {
-                return try await Self.download(request: request, sha256: try context.parameters.require("sha256"), store: store)
-            } catch let error as MediaError {
-                throw error.problem
-            }
-        }
+        group.get(":sha256", use: serve)
     }
 
     /// `POST /` on `group` (mounted at `/v1/media` behind authentication): the raw file is the body; its declared
     /// `Content-Type` is ignored. 201 with ``MediaObjectResponse`` and `Location`; an identical file answers the same
     /// object. 415 `unsupported-media-type`, 413 `payload-too-large` (nothing stored either way), 401 without identity.
     public func addUploads(to group: RouterGroup<ServiceRequestContext>) {
-        let store = store
-        group.post { request, context -> EditedResponse<MediaObjectResponse> in
-            let identity = try context.requireIdentity()
-            let declared = request.headers[.contentLength].flatMap { Int($0) }
-            let object: MediaObject
-            do {
-                object = try await store.store(request.body, uploadedBy: identity.subject, now: Date(), declaredLength: declared)
-            } catch let error as MediaError {
-                throw error.problem
-            }
-            var headers = HTTPFields()
-            headers[.location] = object.url
-            return EditedResponse(status: .created, headers: headers, response: MediaObjectResponse(object))
-        }
+        group.post(use: upload)
     }
 
+    /// `GET /v1/media/{sha256}`: the object's bytes (see ``addPublic(to:)``).
+    @Sendable func serve(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        try await Self.download(request: request, sha256: try context.parameters.require("sha256"), store: store)
+    }
+
+    /// `POST /v1/media`: stores the body, 201 with the object (see ``addUploads(to:)``).
+    @Sendable func upload(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<MediaObjectResponse> {
+        let identity = try context.requireIdentity()
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        let object = try await store.store(request.body, uploadedBy: identity.subject, now: Date(), declaredLength: declared)
+        var headers = HTTPFields()
+        headers[.location] = object.url
+        return EditedResponse(status: .created, headers: headers, response: MediaObjectResponse(object))
+    }
+
+    /// The object at `sha256` as a (ranged) response; ``MediaError`` when there is none or the range lies outside it.
     static func download(request: Request, sha256: String, store: MediaStore) async throws -> Response {
         guard let object = try await store.object(sha256: sha256) else { throw MediaError.notFound }
         var response = try await RangedFile.response(to: request, etag: "\"\(sha256)\"", contentType: object.contentType, cacheControl: cacheControl,

@@ -69,57 +69,70 @@ public struct ProgressRoutes: Sendable {
         var completions: [Item]?
     }
 
-    public func add(to routes: ServiceRoutes) {
+    /// Mounts the progress routes under `/v1/tours/{id}/progress`, for signed-in callers who may use the tour.
+    public func addRoutes(to routes: ServiceRoutes) {
         let group = routes.authenticated("/v1/tours/:id/progress")
-        group.get { _, context -> ProgressResponse in
-            let (tour, user) = try await self.prepare(context)
-            let loaded = try await repository.load(TourProgressAggregate.streamID(tour: tour.tourId, user: user))
-            guard loaded.version > 0 else { throw Problem.notFound("this tour was not started", code: "not-started") }
-            return ProgressResponse(loaded.state, tour: tour)
-        }
-        group.post("start") { _, context -> EditedResponse<ProgressResponse> in
-            let (tour, user) = try await self.prepare(context)
-            let outcome = try await self.run(.start(tour: Self.facts(tour), user: user, at: now()), tour: tour, user: user)
-            return EditedResponse(status: outcome.events.isEmpty ? .ok : .created, response: ProgressResponse(outcome.state, tour: tour))
-        }
-        group.post("stops/:stopId") { request, context -> ProgressResponse in
-            let (tour, user) = try await self.prepare(context)
-            guard let stopId = UUID(uuidString: try context.parameters.require("stopId")) else {
-                throw Problem.notFound("no such stop", code: "unknown-stop")
-            }
-            // The body is optional: without one (no Content-Type) the stop is completed now.
-            let body: CompletionBody? = request.headers[.contentType] == nil ? nil : try await request.decode(as: CompletionBody.self, context: context)
-            let at = now()
-            var validator = Validator()
-            self.checkClock(body?.completedAt, field: "completedAt", at: at, &validator)
-            try validator.check()
-            let completion = TourProgressAggregate.Completion(stopId: stopId, completedAt: body?.completedAt ?? at)
-            return ProgressResponse(try await self.run(.complete(tour: Self.facts(tour), user: user, completions: [completion], at: at),
-                                                       tour: tour, user: user).state, tour: tour)
-        }
-        group.post("batch") { request, context -> ProgressResponse in
-            let (tour, user) = try await self.prepare(context)
-            let body = try await request.decode(as: BatchBody.self, context: context)
-            let at = now()
-            var validator = Validator()
-            validator.present(body.completions, field: "completions")
-            validator.count(body.completions, field: "completions", min: 1, max: Self.maximumBatch)
-            validator.each(body.completions, field: "completions") { item, completion in
-                item.present(completion.stopId, field: "stopId")
-                item.present(completion.completedAt, field: "completedAt")
-                self.checkClock(completion.completedAt, field: "completedAt", at: at, &item)
-            }
-            try validator.check()
-            let completions = (body.completions ?? []).map { TourProgressAggregate.Completion(stopId: $0.stopId!, completedAt: $0.completedAt!) }
-            return ProgressResponse(try await self.run(.complete(tour: Self.facts(tour), user: user, completions: completions, at: at),
-                                                       tour: tour, user: user).state, tour: tour)
-        }
+        group.get(use: show)
+        group.post("start", use: start)
+        group.post("stops/:stopId", use: completeStop)
+        group.post("batch", use: completeBatch)
     }
 
+    /// `GET /v1/tours/{id}/progress`; 404 `not-started` before the traveller starts.
+    @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> ProgressResponse {
+        let (tour, user) = try await prepare(context)
+        let loaded = try await repository.load(TourProgressAggregate.streamID(tour: tour.tourId, user: user))
+        guard loaded.version > 0 else { throw Problem.notFound("this tour was not started", code: "not-started") }
+        return ProgressResponse(loaded.state, tour: tour)
+    }
+
+    /// `POST /v1/tours/{id}/progress/start`: 201 when started now, 200 when it already was.
+    @Sendable func start(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<ProgressResponse> {
+        let (tour, user) = try await prepare(context)
+        let outcome = try await run(.start(tour: Self.facts(tour), user: user, at: now()), tour: tour, user: user)
+        return EditedResponse(status: outcome.events.isEmpty ? .ok : .created, response: ProgressResponse(outcome.state, tour: tour))
+    }
+
+    /// `POST /v1/tours/{id}/progress/stops/{stopId}`: completes one stop, now or at the body's `completedAt`.
+    @Sendable func completeStop(_ request: Request, context: ServiceRequestContext) async throws -> ProgressResponse {
+        let (tour, user) = try await prepare(context)
+        let stopId = try context.parameters.require("stopId", as: UUID.self, ifInvalid: .notFound("no such stop", code: "unknown-stop"))
+        // The body is optional: without one (no Content-Type) the stop is completed now.
+        let body: CompletionBody? = request.headers[.contentType] == nil ? nil : try await request.decode(as: CompletionBody.self, context: context)
+        let at = now()
+        var validator = Validator()
+        checkClock(body?.completedAt, field: "completedAt", at: at, &validator)
+        try validator.check()
+        let completion = TourProgressAggregate.Completion(stopId: stopId, completedAt: body?.completedAt ?? at)
+        return ProgressResponse(try await run(.complete(tour: Self.facts(tour), user: user, completions: [completion], at: at),
+                                              tour: tour, user: user).state, tour: tour)
+    }
+
+    /// `POST /v1/tours/{id}/progress/batch`: completions recorded offline, at most ``maximumBatch``.
+    @Sendable func completeBatch(_ request: Request, context: ServiceRequestContext) async throws -> ProgressResponse {
+        let (tour, user) = try await prepare(context)
+        let body = try await request.decode(as: BatchBody.self, context: context)
+        let at = now()
+        var validator = Validator()
+        validator.present(body.completions, field: "completions")
+        validator.count(body.completions, field: "completions", min: 1, max: Self.maximumBatch)
+        validator.each(body.completions, field: "completions") { item, completion in
+            item.present(completion.stopId, field: "stopId")
+            item.present(completion.completedAt, field: "completedAt")
+            checkClock(completion.completedAt, field: "completedAt", at: at, &item)
+        }
+        try validator.check()
+        let completions = (body.completions ?? []).map { TourProgressAggregate.Completion(stopId: $0.stopId!, completedAt: $0.completedAt!) }
+        return ProgressResponse(try await run(.complete(tour: Self.facts(tour), user: user, completions: completions, at: at),
+                                              tour: tour, user: user).state, tour: tour)
+    }
+
+    /// The facts about `tour` a progress command needs.
     static func facts(_ tour: PublishedTour) -> TourProgressAggregate.TourFacts {
         TourProgressAggregate.TourFacts(tourId: tour.tourId, guideId: tour.guideId, revision: tour.revision, stopIds: tour.stops.map(\.stopId))
     }
 
+    /// 422 `in-the-future` for a completion more than ``clockSkewAllowance`` ahead of `now`.
     func checkClock(_ time: Date?, field: String, at now: Date, _ validator: inout Validator) {
         guard let time else { return }
         validator.require(time <= now.addingTimeInterval(Self.clockSkewAllowance), field: field, code: "in-the-future",
@@ -131,17 +144,12 @@ public struct ProgressRoutes: Sendable {
         let identity = try context.requireIdentity()
         let tour = try await DiscoveryRoutes.published(context, catalog, access: access)
         try await access.requireUse(tour, identity)
-        guard let user = UUID(uuidString: identity.subject) else { throw Problem.forbidden("unknown caller") }
-        return (tour, user)
+        return (tour, try context.requireCallerID())
     }
 
     /// Runs a command; concurrent completions from two devices retry on the newer state (completions commute).
     func run(_ command: TourProgressAggregate.Command, tour: PublishedTour, user: UUID) async throws
         -> AggregateRepository<TourProgressAggregate, AnyEventStore>.Outcome {
-        do {
-            return try await repository.execute(command, on: TourProgressAggregate.streamID(tour: tour.tourId, user: user), retries: 5)
-        } catch let error as ProgressError {
-            throw error.problem
-        }
+        try await repository.execute(command, on: TourProgressAggregate.streamID(tour: tour.tourId, user: user), retries: 5)
     }
 }

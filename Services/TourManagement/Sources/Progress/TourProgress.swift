@@ -120,10 +120,11 @@ public enum TourProgressAggregate: Aggregate {
 }
 
 /// Why a progress command was refused.
-public enum ProgressError: Error, Sendable, Hashable {
+public enum ProgressError: Error, Sendable, Hashable, ProblemConvertible {
     case unknownStops([UUID])
 
-    var problem: Problem {
+    /// 422 `invalid-field`: one `unknown-stop` field error per id.
+    public var problem: Problem {
         switch self {
         case .unknownStops(let ids):
             Problem.unprocessable(fieldErrors: ids.map {

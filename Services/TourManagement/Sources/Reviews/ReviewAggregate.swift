@@ -104,7 +104,7 @@ public enum ReviewCommand: Sendable {
 }
 
 /// Why a review command was refused.
-public enum ReviewError: Error, Sendable, Hashable {
+public enum ReviewError: Error, Sendable, Hashable, ProblemConvertible {
     case notFound
     case alreadyPosted
     case hidden

@@ -85,7 +85,7 @@ public enum TourCommand: Sendable {
 }
 
 /// Why a tour command was refused.
-public enum TourError: Error, Sendable, Hashable {
+public enum TourError: Error, Sendable, Hashable, ProblemConvertible {
     case notFound
     /// The caller is not the tour's guide.
     case notOwner
