@@ -5,7 +5,7 @@ import Foundation
 import ServiceKit
 
 /// One traveller's access to one tour: the stream `access-<tourId>-<userId>` (lower-case UUIDs) of
-/// `Shared/Contracts/Tours/CommerceEvents.swift`. Whether the traveller owns the tour, and whether a purchase may start,
+/// `Shared/Contracts/Tours/PurchaseEvents.swift`. Whether the traveller owns the tour, and whether a purchase may start,
 /// complete, fail or be refunded, is decided on this one stream with `.noStream` / `.exact(version)` appends, so two
 /// concurrent requests cannot both buy.
 ///
