@@ -98,68 +98,10 @@ struct PayloadReader {
     /// microseconds since 1970 (the stores' precision; more digits are rounded half up), read straight from the bytes.
     func timestamp(_ key: String) throws -> Int64 {
         let member = try required(key, .string)
-        guard let micros = Self.rfc3339Microseconds(bytes, (member.value.lowerBound + 1)..<(member.value.upperBound - 1)) else {
+        guard let micros = RFC3339Timestamp.microsecondsSince1970(bytes, (member.value.lowerBound + 1)..<(member.value.upperBound - 1)) else {
             throw PayloadError.field(key, "not an RFC 3339 timestamp")
         }
         return micros
-    }
-
-    static func rfc3339Microseconds(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
-        var index = range.lowerBound
-        func digits(_ count: Int) -> Int? {
-            guard index + count <= range.upperBound else { return nil }
-            var value = 0
-            for _ in 0..<count {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                index += 1
-            }
-            return value
-        }
-        func skip(_ characters: UInt8...) -> Bool {
-            guard index < range.upperBound, characters.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")), let day = digits(2),
-              skip(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2),
-              skip(UInt8(ascii: ":")), let second = digits(2),
-              (1...12).contains(month), (1...UTCDay.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
-        else { return nil }
-        var micros: Int64 = 0
-        if skip(UInt8(ascii: ".")) {
-            var count = 0
-            var scale: Int64 = 100_000
-            var roundUp = false
-            while index < range.upperBound, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                let digit = Int64(bytes[index] - UInt8(ascii: "0"))
-                if count < 6 {
-                    micros += digit * scale
-                    scale /= 10
-                } else if count == 6 {
-                    roundUp = digit >= 5
-                }
-                count += 1
-                index += 1
-            }
-            guard (1...9).contains(count) else { return nil }
-            if roundUp { micros += 1 }
-        }
-        var offset = 0
-        if skip(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
-            offset = 0
-        } else if index < range.upperBound, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
-        }
-        guard index == range.upperBound else { return nil }
-        let seconds = Int64(UTCDay(year: year, month: month, day: day).number) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
-        return seconds * 1_000_000 + micros
     }
 
     /// The canonical lower-case text of a UUID, without Foundation's formatter.
