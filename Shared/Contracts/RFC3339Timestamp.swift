@@ -30,10 +30,10 @@ public enum RFC3339Timestamp {
         let unixSeconds = Int64(wholeSeconds) + unixToReferenceDate
         guard representableUnixSeconds.contains(unixSeconds) else { return nil }
 
-        let days = floorDivide(unixSeconds, 86_400)
+        let days = Int64(CivilDate.floorDivide(Int(unixSeconds), 86_400))
         let secondOfDay = unixSeconds - days * 86_400
-        let (year, month, day) = civilDate(fromDaysSinceEpoch: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        let (year, month, day) = CivilDate.civil(fromDaysSinceEpoch: Int(days))
+        var text = pad(Int64(year), 4) + "-" + pad(Int64(month), 2) + "-" + pad(Int64(day), 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2)
         text += ":" + pad(secondOfDay % 60, 2)
         if micros % 1000 == 0, micros > 0 {
@@ -46,64 +46,92 @@ public enum RFC3339Timestamp {
 
     /// The instant written by `text`, or `nil` when it is not an RFC 3339 date-time.
     public static func date(from text: String) -> Date? {
-        var scanner = TimestampScanner(Array(text.utf8))
-        guard
-            let year = scanner.digits(4), scanner.skip("-"),
-            let month = scanner.digits(2), scanner.skip("-"),
-            let day = scanner.digits(2), scanner.skip("T") || scanner.skip("t"),
-            let hour = scanner.digits(2), scanner.skip(":"),
-            let minute = scanner.digits(2), scanner.skip(":"),
-            let second = scanner.digits(2)
-        else { return nil }
-        var fraction = 0.0
-        if scanner.skip(".") {
-            guard let (value, count) = scanner.fractionDigits(maxCount: 9) else { return nil }
-            fraction = Double(value) / pow(10, Double(count))
+        let bytes = Array(text.utf8)
+        guard let parsed = parse(bytes, 0..<bytes.count) else { return nil }
+        let fraction = parsed.fractionDigits == 0 ? 0.0 : Double(parsed.fraction) / pow(10, Double(parsed.fractionDigits))
+        return Date(timeIntervalSinceReferenceDate: Double(parsed.unixSeconds - unixToReferenceDate) + fraction)
+    }
+
+    /// The instant written by `bytes[range]` (the text between a JSON string's quotes, say) as microseconds since
+    /// 1970, the stores' resolution: more fractional digits are rounded half up. `nil` when it is not an RFC 3339
+    /// date-time. Reads straight from the bytes, for readers that parse one timestamp per event (analytics' ingest).
+    public static func microsecondsSince1970(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
+        guard let parsed = parse(bytes, range) else { return nil }
+        var micros = parsed.fraction
+        var digits = parsed.fractionDigits
+        while digits < 6 {
+            micros *= 10
+            digits += 1
         }
-        guard let offsetSeconds = scanner.utcOffsetSeconds(), scanner.isAtEnd else { return nil }
-        guard
-            (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-
-        let days = daysSinceEpoch(year: year, month: month, day: day)
-        let unixSeconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSinceReferenceDate: Double(unixSeconds - unixToReferenceDate) + fraction)
-    }
-
-    // MARK: Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms)
-
-    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(fromDaysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
+        var roundUp = false
+        while digits > 6 {
+            roundUp = micros % 10 >= 5
+            micros /= 10
+            digits -= 1
         }
+        return parsed.unixSeconds * 1_000_000 + micros + (roundUp ? 1 : 0)
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
+    /// An RFC 3339 date-time's fields: the whole seconds since 1970 in UTC (the offset applied) and the fractional
+    /// digits as written.
+    struct Parsed {
+        var unixSeconds: Int64
+        /// The fractional digits' value (`123` for `.123`).
+        var fraction: Int64
+        /// How many fractional digits there were (0–9).
+        var fractionDigits: Int
+    }
+
+    /// The one RFC 3339 reader: `YYYY-MM-DD`, `T` or `t`, `HH:MM:SS`, optional `.` and 1–9 digits, `Z`, `z` or
+    /// `±HH:MM` — nothing before or after, and a real calendar date and time of day.
+    static func parse(_ bytes: [UInt8], _ range: Range<Int>) -> Parsed? {
+        var index = range.lowerBound
+        func digits(_ count: Int) -> Int? {
+            guard index + count <= range.upperBound else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                index += 1
+            }
+            return value
+        }
+        func skip(_ characters: UInt8...) -> Bool {
+            guard index < range.upperBound, characters.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")), let day = digits(2),
+              skip(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2),
+              skip(UInt8(ascii: ":")), let second = digits(2),
+              (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var fraction: Int64 = 0
+        var count = 0
+        if skip(UInt8(ascii: ".")) {
+            while index < range.upperBound, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                guard count < 9 else { return nil }
+                fraction = fraction * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                count += 1
+                index += 1
+            }
+            guard count > 0 else { return nil }
+        }
+        var offset = 0
+        if skip(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
+            offset = 0
+        } else if index < range.upperBound, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            index += 1
+            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard index == range.upperBound else { return nil }
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
+        return Parsed(unixSeconds: Int64(days * 86_400 + hour * 3600 + minute * 60 + second - offset), fraction: fraction, fractionDigits: count)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A consistency boundary written as two pure functions: `decide` turns a command into events, `apply` folds events
 /// into state. The repository does load → decide → append.
 public protocol Aggregate: Sendable {
@@ -21,8 +23,13 @@ public protocol Aggregate: Sendable {
     static func decide(_ command: Command, _ state: State) throws -> [Event]
     /// The stored payload of an event (its type name and schema version come from the payload type).
     static func payload(of event: Event) -> any EventPayload
+    /// The id a new event must be stored with, when the domain fixes it (an idempotency key names the event, so a
+    /// repeated request finds it); `nil` (the default) for a fresh UUIDv7.
+    static func eventID(of event: Event) -> UUID?
 }
 
 extension Aggregate {
     public static var stateVersion: Int { 1 }
+
+    public static func eventID(of event: Event) -> UUID? { nil }
 }

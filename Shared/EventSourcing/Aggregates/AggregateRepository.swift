@@ -58,23 +58,68 @@ public struct AggregateRepository<A: Aggregate, Store: EventStore & SnapshotStor
     /// Loads, decides and appends at the loaded version.
     ///
     /// - Parameters:
-    ///   - retries: how often to reload and decide again after a version conflict; 0 (default) surfaces the conflict
-    ///     (use it when the caller sent an `If-Match` version); commands that stay valid against newer state may retry.
+    ///   - retries: how often to reload and decide again after a conflict (``EventStoreError/isConcurrentChange``);
+    ///     0 (default) surfaces the conflict (use it when the caller sent an `If-Match` version); commands that stay valid
+    ///     against newer state may retry. After the last retry the conflict is rethrown.
     ///   - metadata: carried by every new event.
     @discardableResult
     public func execute(_ command: A.Command, on streamID: String, metadata: EventMetadata = .init(), retries: Int = 0) async throws -> Outcome {
-        var attempt = 0
-        while true {
+        try await retrying(retries) {
             let loaded = try await load(streamID)
             let events = try A.decide(command, loaded.state)
-            guard !events.isEmpty else { return Outcome(state: loaded.state, events: [], append: nil) }
-            let newEvents = try events.map { try A.payload(of: $0).newEvent(metadata: metadata) }
+            let result = try await append(events, to: streamID, at: loaded.version, metadata: metadata)
+            return Outcome(state: events.reduce(loaded.state, A.apply), events: events, append: result)
+        }
+    }
+
+    /// Loads, lets `decide` choose the events and the answer from the loaded state, and appends the events at the loaded
+    /// version; on a conflict it loads and decides again, up to `retries` times, then rethrows the conflict.
+    ///
+    /// For commands that answer with something computed from the state (a replayed request's earlier result), or that
+    /// must ask another system between deciding that they may proceed and what they record (a payment provider's
+    /// checkout): keep the rules in the aggregate's pure functions and call them from `decide`. `decide` runs once per
+    /// attempt; no events means nothing is appended.
+    public func execute<Answer>(on streamID: String, metadata: EventMetadata = .init(), retries: Int = 0,
+                                deciding decide: (Loaded) async throws -> (events: [A.Event], answer: Answer)) async throws -> Answer {
+        try await retrying(retries) {
+            let loaded = try await load(streamID)
+            let (events, answer) = try await decide(loaded)
+            try await append(events, to: streamID, at: loaded.version, metadata: metadata)
+            return answer
+        }
+    }
+
+    /// Appends `events` at stream version `version` (0: the stream must not exist), each with the id the aggregate fixes
+    /// or a fresh one; `nil` when there are no events.
+    @discardableResult
+    func append(_ events: [A.Event], to streamID: String, at version: Int64, metadata: EventMetadata) async throws -> AppendResult? {
+        guard !events.isEmpty else { return nil }
+        let newEvents = try events.map { try A.payload(of: $0).newEvent(id: A.eventID(of: $0) ?? .v7(), metadata: metadata) }
+        return try await store.append(newEvents, to: streamID, expectedVersion: .exact(version))
+    }
+
+    /// Runs `attempt` again after a conflict, at most `retries` times.
+    private func retrying<T>(_ retries: Int, _ attempt: () async throws -> T) async throws -> T {
+        var retried = 0
+        while true {
             do {
-                let result = try await store.append(newEvents, to: streamID, expectedVersion: .exact(loaded.version))
-                return Outcome(state: events.reduce(loaded.state, A.apply), events: events, append: result)
-            } catch EventStoreError.wrongExpectedVersion where attempt < retries {
-                attempt += 1
+                return try await attempt()
+            } catch let error as EventStoreError where error.isConcurrentChange && retried < retries {
+                retried += 1
             }
+        }
+    }
+}
+
+extension EventStoreError {
+    /// Whether another writer changed the stream between load and append: its version moved on
+    /// (``wrongExpectedVersion(streamID:expected:actual:)``), or an event id the domain fixed (``Aggregate/eventID(of:)``)
+    /// was appended by a concurrent same-key command (``duplicateEventID(_:streamID:)``). Deciding again on the new
+    /// state is the answer to both.
+    public var isConcurrentChange: Bool {
+        switch self {
+        case .wrongExpectedVersion, .duplicateEventID: true
+        case .invalidAppend, .incompatibleSchema: false
         }
     }
 }

@@ -30,13 +30,20 @@ public struct EventTypeMap<Event: Sendable>: Sendable {
 
     /// Registers a payload type and how it becomes an `Event`.
     public mutating func register<Payload: EventPayload>(_ type: Payload.Type, _ wrap: @escaping @Sendable (Payload) -> Event) {
+        register(type, identified: { payload, _ in wrap(payload) })
+    }
+
+    /// Registers a payload type whose stored event id means something to the domain (an idempotency key chose it, see
+    /// ``Aggregate/eventID(of:)``): `wrap` gets the payload and that id.
+    public mutating func register<Payload: EventPayload>(_ type: Payload.Type,
+                                                         identified wrap: @escaping @Sendable (Payload, UUID) -> Event) {
         decoders[Payload.eventType] = { envelope in
             guard envelope.schemaVersion == Payload.schemaVersion else {
                 throw EventDecodingError.unsupportedSchemaVersion(
                     eventType: envelope.eventType, found: envelope.schemaVersion, expected: Payload.schemaVersion)
             }
             do {
-                return wrap(try envelope.decode(Payload.self))
+                return wrap(try envelope.decode(Payload.self), envelope.eventID)
             } catch {
                 throw EventDecodingError.undecodablePayload(eventType: envelope.eventType, position: envelope.position, reason: "\(error)")
             }
@@ -47,6 +54,14 @@ public struct EventTypeMap<Event: Sendable>: Sendable {
     public func registering<Payload: EventPayload>(_ type: Payload.Type, _ wrap: @escaping @Sendable (Payload) -> Event) -> Self {
         var copy = self
         copy.register(type, wrap)
+        return copy
+    }
+
+    /// Returns a copy with a payload type registered whose event id `wrap` keeps (see ``register(_:identified:)``).
+    public func registering<Payload: EventPayload>(_ type: Payload.Type,
+                                                   identified wrap: @escaping @Sendable (Payload, UUID) -> Event) -> Self {
+        var copy = self
+        copy.register(type, identified: wrap)
         return copy
     }
 

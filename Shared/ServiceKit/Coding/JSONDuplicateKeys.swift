@@ -104,55 +104,10 @@ public enum JSONDuplicateKeys {
             return segments.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
         }
 
-        /// A string's bytes with escapes resolved, as UTF-8.
+        /// A string's bytes with escapes resolved, as UTF-8 (a lone surrogate reads as U+FFFD).
         static func unescaped(_ raw: ArraySlice<UInt8>) -> [UInt8] {
             guard raw.contains(UInt8(ascii: "\\")) else { return Array(raw) }
-            var scalars = String.UnicodeScalarView()
-            var index = raw.startIndex
-            var pendingHigh: UInt32?
-            func flushHigh() {
-                if pendingHigh != nil { scalars.append("\u{FFFD}"); pendingHigh = nil }
-            }
-            while index < raw.endIndex {
-                let byte = raw[index]
-                if byte == UInt8(ascii: "\\"), index + 1 < raw.endIndex {
-                    let escape = raw[index + 1]
-                    index += 2
-                    if escape == UInt8(ascii: "u"), index + 4 <= raw.endIndex,
-                       let value = UInt32(String(decoding: raw[index..<index + 4], as: UTF8.self), radix: 16) {
-                        index += 4
-                        if (0xD800...0xDBFF).contains(value) {
-                            flushHigh()
-                            pendingHigh = value
-                        } else if (0xDC00...0xDFFF).contains(value), let high = pendingHigh {
-                            pendingHigh = nil
-                            scalars.append(Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (value - 0xDC00)) ?? "\u{FFFD}")
-                        } else {
-                            flushHigh()
-                            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
-                        }
-                        continue
-                    }
-                    flushHigh()
-                    switch escape {
-                    case UInt8(ascii: "b"): scalars.append("\u{08}")
-                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "t"): scalars.append("\t")
-                    default: scalars.append(Unicode.Scalar(escape))
-                    }
-                    continue
-                }
-                flushHigh()
-                // Copy one UTF-8 sequence as it is.
-                var end = index + 1
-                while end < raw.endIndex, raw[end] & 0xC0 == 0x80 { end += 1 }
-                for scalar in String(decoding: raw[index..<end], as: UTF8.self).unicodeScalars { scalars.append(scalar) }
-                index = end
-            }
-            flushHigh()
-            return Array(String(scalars).utf8)
+            return Array((JSONStringEscapes.unescape(raw, loneSurrogate: "\u{FFFD}") ?? "").utf8)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// A calendar day in UTC, as the number of days since 1970-01-01 — the time bucket of every analytics table.
@@ -24,14 +25,9 @@ public struct UTCDay: Hashable, Comparable, Sendable, Strideable, CustomStringCo
         number = Int(microseconds >= 0 ? microseconds / perDay : (microseconds - perDay + 1) / perDay)
     }
 
-    /// The day `year`-`month`-`day` of the proleptic Gregorian calendar (Howard Hinnant's days-from-civil).
+    /// The day `year`-`month`-`day` of the proleptic Gregorian calendar (``CivilDate``).
     public init(year: Int, month: Int, day: Int) {
-        let y = month <= 2 ? year - 1 : year
-        let era = Self.floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        number = era * 146_097 + dayOfEra - 719_468
+        number = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
     }
 
     /// Parses `YYYY-MM-DD` strictly (a real calendar date, years 1970–9999); `nil` otherwise.
@@ -53,17 +49,9 @@ public struct UTCDay: Hashable, Comparable, Sendable, Strideable, CustomStringCo
         self.init(year: year, month: month, day: day)
     }
 
-    /// Year, month (1–12) and day of month (Howard Hinnant's civil-from-days).
+    /// Year, month (1–12) and day of month (``CivilDate``).
     public var civil: (year: Int, month: Int, day: Int) {
-        let z = number + 719_468
-        let era = Self.floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilDate.civil(fromDaysSinceEpoch: number)
     }
 
     /// `YYYY-MM-DD`.
@@ -101,16 +89,9 @@ public struct UTCDay: Hashable, Comparable, Sendable, Strideable, CustomStringCo
     public func distance(to other: UTCDay) -> Int { other.number - number }
     public func advanced(by n: Int) -> UTCDay { UTCDay(number + n) }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : (a - b + 1) / b }
-    static func floorModulo(_ a: Int, _ b: Int) -> Int { a - floorDivide(a, b) * b }
+    static func daysIn(month: Int, year: Int) -> Int { CivilDate.daysIn(month: month, year: year) }
+    static func floorDivide(_ a: Int, _ b: Int) -> Int { CivilDate.floorDivide(a, b) }
+    static func floorModulo(_ a: Int, _ b: Int) -> Int { CivilDate.floorModulo(a, b) }
 
     static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

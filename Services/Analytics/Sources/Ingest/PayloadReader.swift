@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import ServiceKit
 
 /// Reads the fields analytics needs from an event payload (a tolerant reader in Fowler's sense: it reads only what it
 /// uses and ignores every other member), but strictly: the whole payload must be well-formed JSON (RFC 8259), and a
@@ -98,68 +99,10 @@ struct PayloadReader {
     /// microseconds since 1970 (the stores' precision; more digits are rounded half up), read straight from the bytes.
     func timestamp(_ key: String) throws -> Int64 {
         let member = try required(key, .string)
-        guard let micros = Self.rfc3339Microseconds(bytes, (member.value.lowerBound + 1)..<(member.value.upperBound - 1)) else {
+        guard let micros = RFC3339Timestamp.microsecondsSince1970(bytes, (member.value.lowerBound + 1)..<(member.value.upperBound - 1)) else {
             throw PayloadError.field(key, "not an RFC 3339 timestamp")
         }
         return micros
-    }
-
-    static func rfc3339Microseconds(_ bytes: [UInt8], _ range: Range<Int>) -> Int64? {
-        var index = range.lowerBound
-        func digits(_ count: Int) -> Int? {
-            guard index + count <= range.upperBound else { return nil }
-            var value = 0
-            for _ in 0..<count {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                index += 1
-            }
-            return value
-        }
-        func skip(_ characters: UInt8...) -> Bool {
-            guard index < range.upperBound, characters.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = digits(4), skip(UInt8(ascii: "-")), let month = digits(2), skip(UInt8(ascii: "-")), let day = digits(2),
-              skip(UInt8(ascii: "T"), UInt8(ascii: "t")), let hour = digits(2), skip(UInt8(ascii: ":")), let minute = digits(2),
-              skip(UInt8(ascii: ":")), let second = digits(2),
-              (1...12).contains(month), (1...UTCDay.daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 60
-        else { return nil }
-        var micros: Int64 = 0
-        if skip(UInt8(ascii: ".")) {
-            var count = 0
-            var scale: Int64 = 100_000
-            var roundUp = false
-            while index < range.upperBound, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                let digit = Int64(bytes[index] - UInt8(ascii: "0"))
-                if count < 6 {
-                    micros += digit * scale
-                    scale /= 10
-                } else if count == 6 {
-                    roundUp = digit >= 5
-                }
-                count += 1
-                index += 1
-            }
-            guard (1...9).contains(count) else { return nil }
-            if roundUp { micros += 1 }
-        }
-        var offset = 0
-        if skip(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
-            offset = 0
-        } else if index < range.upperBound, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let hours = digits(2), skip(UInt8(ascii: ":")), let minutes = digits(2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
-        }
-        guard index == range.upperBound else { return nil }
-        let seconds = Int64(UTCDay(year: year, month: month, day: day).number) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
-        return seconds * 1_000_000 + micros
     }
 
     /// The canonical lower-case text of a UUID, without Foundation's formatter.
@@ -402,7 +345,7 @@ struct PayloadReader {
                          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 2
                     case UInt8(ascii: "u"):
-                        guard index + 6 <= end, (2..<6).allSatisfy({ Self.hexValue(bytes[index + $0]) != nil }) else {
+                        guard index + 6 <= end, (2..<6).allSatisfy({ JSONStringEscapes.hexValue(bytes[index + $0]) != nil }) else {
                             throw PayloadError.malformed("invalid \\u escape at byte \(index)")
                         }
                         index += 6
@@ -418,67 +361,12 @@ struct PayloadReader {
             throw PayloadError.malformed("unterminated string")
         }
 
-        static func hexValue(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: nil
-            }
-        }
-
         /// The text of an already validated string token (`range` includes the quotes).
         static func unescape(_ bytes: [UInt8], _ range: Range<Int>) throws -> String {
-            let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
-            guard bytes[inner].contains(UInt8(ascii: "\\")) else {
-                return String(decoding: bytes[inner], as: UTF8.self)
+            guard let text = JSONStringEscapes.unescape(bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]) else {
+                throw PayloadError.malformed("lone surrogate in a string")
             }
-            var scalars = String.UnicodeScalarView()
-            var utf8: [UInt8] = []
-            func flush() {
-                if !utf8.isEmpty {
-                    scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-                    utf8.removeAll(keepingCapacity: true)
-                }
-            }
-            var index = inner.lowerBound
-            func hex4(_ at: Int) -> UInt32 {
-                (0..<4).reduce(0) { $0 * 16 + hexValue(bytes[at + $1])! }
-            }
-            while index < inner.upperBound {
-                let byte = bytes[index]
-                guard byte == UInt8(ascii: "\\") else {
-                    utf8.append(byte)
-                    index += 1
-                    continue
-                }
-                flush()
-                let escaped = bytes[index + 1]
-                index += 2
-                switch escaped {
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var value = hex4(index)
-                    index += 4
-                    if (0xD800..<0xDC00).contains(value), index + 6 <= inner.upperBound, bytes[index] == UInt8(ascii: "\\"),
-                       bytes[index + 1] == UInt8(ascii: "u") {
-                        let low = hex4(index + 2)
-                        if (0xDC00..<0xE000).contains(low) {
-                            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-                            index += 6
-                        }
-                    }
-                    guard let scalar = Unicode.Scalar(value) else { throw PayloadError.malformed("lone surrogate in a string") }
-                    scalars.append(scalar)
-                default: scalars.append(Unicode.Scalar(escaped))
-                }
-            }
-            flush()
-            return String(scalars)
+            return text
         }
     }
 }

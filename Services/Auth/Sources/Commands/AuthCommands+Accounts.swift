@@ -58,43 +58,46 @@ public struct ProfilePatch: Decodable, Sendable, ValidatableRequest {
 extension AuthCommands {
     // MARK: Profile
 
-    /// Applies a profile patch; appends `UserProfileUpdated` with the whole new profile.
+    /// Applies a profile patch; appends `UserProfileUpdated` with the whole new profile. Retry policy: three attempts,
+    /// then 409.
     public func updateProfile(userId: UUID, patch: ProfilePatch) async throws -> UserRecord {
         try patch.validate()
-        for _ in 0..<3 {
-            try await directory.sync()
-            guard let user = directory.user(userId), user.status != .erased else { throw AuthError.notFound("no such user") }
-            func merged(_ field: ProfilePatch.Field<String>, _ current: String?) -> String? {
-                switch field {
-                case .unchanged: current
-                case .cleared: nil
-                case .set(let value): value.trimmingCharacters(in: .whitespaces)
+        try await onAccount {
+            try await accounts.execute(on: AuthEvents.userStream(userId), retries: 2) { loaded in
+                guard loaded.state.isOpen else { throw AuthError.notFound("no such user") }
+                let subject = userId.uuidString.lowercased()
+                let current = Profile(displayName: try await loaded.state.displayName.asyncMap { try await personalData.open($0) } ?? nil,
+                                      avatarUrl: try await loaded.state.avatarUrl.asyncMap { try await personalData.open($0) } ?? nil,
+                                      homeCurrency: loaded.state.homeCurrency, language: loaded.state.language)
+                let profile = patch.applied(to: current)
+                guard profile != current else { return ([], ()) }  // Nothing changes: nothing to record or publish.
+                let updated = try await unlessErased(.notFound("no such user")) {
+                    UserProfileUpdated(
+                        userId: userId,
+                        displayName: try await profile.displayName.asyncMap { try await personalData.seal($0, subject) },
+                        avatarUrl: try await profile.avatarUrl.asyncMap { try await personalData.seal($0, subject) },
+                        homeCurrency: profile.homeCurrency, language: profile.language, updatedAt: now())
                 }
+                return (try AccountAggregate.decide(.updateProfile(updated), loaded.state), ())
             }
-            let subject = userId.uuidString.lowercased()
-            let displayName = merged(patch.displayName, user.displayName)
-            let avatarUrl = merged(patch.avatarUrl, user.avatarUrl)
-            let currency = merged(patch.homeCurrency, user.homeCurrency?.code).flatMap { CurrencyCode($0) }
-            let language = merged(patch.language, user.language)
-            if displayName == user.displayName, avatarUrl == user.avatarUrl, currency == user.homeCurrency, language == user.language {
-                return user  // Nothing changes: nothing to record or publish.
-            }
-            let event = try await unlessErased(.notFound("no such user")) {
-                try UserProfileUpdated(
-                    userId: userId,
-                    displayName: try await displayName.asyncMap { try await personalData.seal($0, subject) },
-                    avatarUrl: try await avatarUrl.asyncMap { try await personalData.seal($0, subject) },
-                    homeCurrency: currency, language: language, updatedAt: now()).newEvent()
-            }
-            do {
-                _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
-            try await directory.sync()
-            return directory.user(userId) ?? user
         }
-        throw AuthError.conflict("the account changed concurrently; retry")
+        return try await currentUser(userId)
+    }
+
+    /// Runs an account command; a concurrent change left after its retries is 409 `conflict`.
+    func onAccount<T>(_ command: () async throws -> T) async throws -> T {
+        do {
+            return try await command()
+        } catch let error as EventStoreError where error.isConcurrentChange {
+            throw AuthError.conflict("the account changed concurrently; retry")
+        }
+    }
+
+    /// The user as the directory has folded them, after a sync.
+    func currentUser(_ userId: UUID) async throws -> UserRecord {
+        try await directory.sync()
+        guard let user = directory.user(userId) else { throw AuthError.notFound("no such user") }
+        return user
     }
 
     // MARK: Erasure
@@ -129,10 +132,9 @@ extension AuthCommands {
     private func finishErasure(_ userId: UUID) async throws {
         try await revokeAll(of: userId, reason: .userErased)
         for (stream, claim) in directory.reservations(of: userId) where claim.claimed {
-            let event = try ReservationReleased(kind: claim.kind, userId: userId, releasedAt: now()).newEvent()
             do {
-                _ = try await store.append([event], to: stream, expectedVersion: .exact(claim.version))
-            } catch EventStoreError.wrongExpectedVersion {
+                try await release(stream, kind: claim.kind, for: userId)
+            } catch let error as EventStoreError where error.isConcurrentChange {
                 continue  // Claimed meanwhile by someone else: nothing of ours to give back.
             }
         }
@@ -144,54 +146,30 @@ extension AuthCommands {
 
     /// Grants `moderator` (routes) or `admin` (operator command) to a user.
     public func grant(_ role: UserRole, to userId: UUID, by admin: UUID?) async throws -> UserRecord {
-        try await changeUser(userId) { user in
-            guard !user.grantedRoles.contains(role) else { return [] }
-            return [try RoleGranted(userId: userId, role: role, grantedBy: admin, grantedAt: now()).newEvent()]
-        }
+        try await changeUser(userId, .grant(role, by: admin, at: now()))
     }
 
     /// Revokes a granted role.
     public func revokeRole(_ role: UserRole, from userId: UUID, by admin: UUID?) async throws -> UserRecord {
-        try await changeUser(userId) { user in
-            guard user.grantedRoles.contains(role) else { return [] }
-            return [try RoleRevoked(userId: userId, role: role, revokedBy: admin, revokedAt: now()).newEvent()]
-        }
+        try await changeUser(userId, .revokeRole(role, by: admin, at: now()))
     }
 
     /// Suspends a user: they cannot log in or refresh, and every session is revoked.
     public func suspend(_ userId: UUID, by admin: UUID?) async throws -> UserRecord {
-        let user = try await changeUser(userId) { user in
-            guard user.status == .active else { return [] }
-            return [try UserSuspended(userId: userId, suspendedBy: admin, suspendedAt: now()).newEvent()]
-        }
+        let user = try await changeUser(userId, .suspend(by: admin, at: now()))
         try await revokeAll(of: userId, reason: .userSuspended)
         return user
     }
 
     /// Lets a suspended user log in again.
     public func reactivate(_ userId: UUID, by admin: UUID?) async throws -> UserRecord {
-        try await changeUser(userId) { user in
-            guard user.status == .suspended else { return [] }
-            return [try UserReactivated(userId: userId, reactivatedBy: admin, reactivatedAt: now()).newEvent()]
-        }
+        try await changeUser(userId, .reactivate(by: admin, at: now()))
     }
 
-    /// Load → decide → append with the user's version; retried on a concurrent change.
-    private func changeUser(_ userId: UUID, _ decide: (UserRecord) throws -> [NewEvent]) async throws -> UserRecord {
-        for _ in 0..<3 {
-            try await directory.sync()
-            guard let user = directory.user(userId), user.status != .erased else { throw AuthError.notFound("no such user") }
-            let events = try decide(user)
-            guard !events.isEmpty else { return user }
-            do {
-                _ = try await store.append(events, to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
-            try await directory.sync()
-            return directory.user(userId) ?? user
-        }
-        throw AuthError.conflict("the account changed concurrently; retry")
+    /// An administrator's command on an account. Retry policy: three attempts, then 409.
+    private func changeUser(_ userId: UUID, _ command: AccountAggregate.Command) async throws -> UserRecord {
+        _ = try await onAccount { try await accounts.execute(command, on: AuthEvents.userStream(userId), retries: 2) }
+        return try await currentUser(userId)
     }
 
     /// The operator's `create-admin`: registers an administrator, or grants `admin` to the existing account of `email`.

@@ -33,8 +33,16 @@ public struct IssuedTokens: Sendable, Hashable {
 }
 
 /// Auth's commands: each decides on state folded from the log and appends with an expected version.
+///
+/// Commands on one account, session or uniqueness claim go through an ``AggregateRepository`` of
+/// ``AccountAggregate``, ``SessionAggregate`` or ``ReservationAggregate`` (load → pure decide → append at the loaded
+/// version), each stating its retry policy: how often it loads and decides again after a concurrent change before it
+/// answers 409 `conflict`. The read answers come from ``AuthDirectory``.
 public final class AuthCommands: Sendable {
     let store: any EventStore
+    let accounts: AggregateRepository<AccountAggregate, AnyEventStore>
+    let sessions: AggregateRepository<SessionAggregate, AnyEventStore>
+    let reservations: AggregateRepository<ReservationAggregate, AnyEventStore>
     let directory: AuthDirectory
     let personalData: PersonalData
     let hasher: PasswordHasher
@@ -46,10 +54,13 @@ public final class AuthCommands: Sendable {
     /// Failed logins of emails without a password account, locked like an account's.
     let unknownAccountLockout: UnknownAccountLockout
 
-    public init(store: any EventStore, directory: AuthDirectory, personalData: PersonalData, hasher: PasswordHasher,
+    public init(store: any EventStore & SnapshotStore, directory: AuthDirectory, personalData: PersonalData, hasher: PasswordHasher,
                 issuer: AccessTokenIssuer, mail: any EmailSender, settings: AuthSettings = AuthSettings(),
                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger = Logger(label: "waypoint.auth")) {
         self.store = store
+        accounts = AggregateRepository(store: AnyEventStore(store))
+        sessions = AggregateRepository(store: AnyEventStore(store))
+        reservations = AggregateRepository(store: AnyEventStore(store))
         self.directory = directory
         self.personalData = personalData
         self.hasher = hasher
@@ -126,31 +137,24 @@ public final class AuthCommands: Sendable {
     }
 
     /// Claims a unique value for `userId`; `false` when another live account holds it. A claim left by a registration
-    /// that crashed before its user existed is taken over after a minute.
+    /// that crashed before its user existed is taken over after a minute. Retry policy: three attempts, then `false`.
     private func claim(_ stream: String, kind: ReservationKind, for userId: UUID) async throws -> Bool {
-        for _ in 0..<3 {
-            try await directory.sync()
-            let existing = directory.reservation(stream)
-            if let existing, existing.claimed {
-                let orphaned = directory.user(existing.userId) == nil && now().timeIntervalSince(existing.claimedAt) > 60
-                guard orphaned else { return false }
+        do {
+            return try await reservations.execute(on: stream, retries: 2) { loaded in
+                try await directory.sync()
+                let holderRegistered = loaded.state.holder.map { directory.user($0) != nil } ?? false
+                let events = ReservationAggregate.decide(
+                    .claim(kind, for: userId, at: now(), holderRegistered: holderRegistered, orphanedAfter: 60), loaded.state)
+                return (events, !events.isEmpty)
             }
-            let event = try ReservationClaimed(kind: kind, userId: userId, claimedAt: now()).newEvent()
-            do {
-                _ = try await store.append([event], to: stream, expectedVersion: existing.map { .exact($0.version) } ?? .noStream)
-                return true
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
+        } catch let error as EventStoreError where error.isConcurrentChange {
+            return false
         }
-        return false
     }
 
-    private func release(_ stream: String, kind: ReservationKind, for userId: UUID) async throws {
-        try await directory.sync()
-        guard let existing = directory.reservation(stream), existing.claimed, existing.userId == userId else { return }
-        let event = try ReservationReleased(kind: kind, userId: userId, releasedAt: now()).newEvent()
-        _ = try await store.append([event], to: stream, expectedVersion: .exact(existing.version))
+    /// Gives a claim of `userId` back. Retry policy: none (a concurrent change is thrown).
+    func release(_ stream: String, kind: ReservationKind, for userId: UUID) async throws {
+        try await reservations.execute(.release(kind, by: userId, at: now()), on: stream)
     }
 
     // MARK: Login, refresh, logout
@@ -190,26 +194,19 @@ public final class AuthCommands: Sendable {
         return tokens
     }
 
+    /// Counts a wrong password against the account. Retry policy: five attempts, then the failure goes unrecorded.
     private func recordFailedLogin(_ userId: UUID) async throws {
-        for _ in 0..<5 {
-            try await directory.sync()
-            guard let user = directory.user(userId) else { return }
-            let at = now()
-            // A lock that has run out starts a fresh count.
-            let previous = user.lockedUntil.map { $0 <= at } ?? false ? 0 : user.consecutiveFailures
-            let failures = previous + 1
-            let lockedUntil = failures >= settings.lockoutThreshold ? at.addingTimeInterval(settings.lockoutDuration.timeInterval) : nil
-            let event = try LoginFailed(userId: userId, failedAt: at, consecutiveFailures: failures, lockedUntil: lockedUntil).newEvent()
-            do {
-                _ = try await store.append([event], to: AuthEvents.userStream(userId), expectedVersion: .exact(user.version))
-                if let lockedUntil {
-                    Counter(label: "waypoint_auth_lockouts_total").increment()
-                    logger.notice("account locked after failed logins", metadata: ["user.id": "\(userId.uuidString.lowercased())", "locked.until": "\(lockedUntil)"])
-                }
-                return
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
+        let outcome: AggregateRepository<AccountAggregate, AnyEventStore>.Outcome
+        do {
+            outcome = try await accounts.execute(
+                .recordFailedLogin(at: now(), threshold: settings.lockoutThreshold, lockFor: settings.lockoutDuration.timeInterval),
+                on: AuthEvents.userStream(userId), retries: 4)
+        } catch let error as EventStoreError where error.isConcurrentChange {
+            return
+        }
+        if case .loginFailed(let failed)? = outcome.events.first, let lockedUntil = failed.lockedUntil {
+            Counter(label: "waypoint_auth_lockouts_total").increment()
+            logger.notice("account locked after failed logins", metadata: ["user.id": "\(userId.uuidString.lowercased())", "locked.until": "\(lockedUntil)"])
         }
     }
 
@@ -251,44 +248,6 @@ public final class AuthCommands: Sendable {
                             refreshTokenExpiresAt: expiresAt, sessionId: sessionId, user: current)
     }
 
-    /// Rotates a refresh token. A token presented a second time revokes its whole session (reuse detection): two
-    /// concurrent uses of one token race on the session's version, and the loser is, correctly, a reuse.
-    public func refresh(token presented: String, deviceId: String) async throws -> IssuedTokens {
-        guard let token = SecretToken(presented: presented) else { throw AuthError.invalidRefreshToken }
-        for _ in 0..<3 {
-            try await directory.sync()
-            guard let session = directory.session(token.owner) else { throw AuthError.invalidRefreshToken }
-            let hash = token.hash
-            if session.previousTokenHashes.contains(hash) {
-                if session.revocation == nil {
-                    Counter(label: "waypoint_auth_refresh_token_reuse_total").increment()
-                    try await revoke(session.id, reason: .refreshTokenReuse)
-                    logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(session.id)", "user.id": "\(session.userId)"])
-                }
-                throw AuthError.refreshTokenReused
-            }
-            let at = now()
-            guard ConstantTime.equals(hash, session.currentTokenHash), session.isLive(at: at) else { throw AuthError.invalidRefreshToken }
-            guard let bound = session.deviceId, ConstantTime.equals(deviceId, bound) else { throw AuthError.invalidRefreshToken }
-            guard let user = directory.user(session.userId), user.status == .active else { throw AuthError.invalidRefreshToken }
-            let next = SecretToken.generate(for: session.id)
-            let expiresAt = at.addingTimeInterval(settings.refreshTokenLifetime.timeInterval)
-            let event = try RefreshTokenIssued(
-                sessionId: session.id, userId: user.id, tokenHash: next.hash, generation: session.generation + 1,
-                deviceId: nil, issuedAt: at, expiresAt: expiresAt).newEvent()
-            do {
-                _ = try await store.append([event], to: AuthEvents.sessionStream(session.id), expectedVersion: .exact(session.version))
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
-            let access = try await issuer.issue(subject: user.id.uuidString.lowercased(), role: user.effectiveRole,
-                                                sessionId: session.id.uuidString.lowercased())
-            return IssuedTokens(accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: next.encoded,
-                                refreshTokenExpiresAt: expiresAt, sessionId: session.id, user: user)
-        }
-        throw AuthError.conflict("the session changed concurrently; retry")
-    }
-
     /// Runs `body` (which seals something of a user), turning `PersonalDataError.subjectErased` — the user was erased
     /// meanwhile and nothing of theirs can be sealed any more — into `refusal`, the answer a request after the erasure
     /// gets, instead of a 500.
@@ -298,114 +257,6 @@ public final class AuthCommands: Sendable {
         } catch PersonalDataError.subjectErased {
             throw refusal
         }
-    }
-
-    /// Revokes a session (idempotent: a revoked session stays revoked with its first reason).
-    public func revoke(_ sessionId: UUID, reason: SessionRevocationReason) async throws {
-        for _ in 0..<5 {
-            try await directory.sync()
-            guard let session = directory.session(sessionId) else { throw AuthError.notFound("no such session") }
-            guard session.revocation == nil else { return }
-            let event = try SessionRevoked(sessionId: sessionId, userId: session.userId, reason: reason, revokedAt: now()).newEvent()
-            do {
-                _ = try await store.append([event], to: AuthEvents.sessionStream(sessionId), expectedVersion: .exact(session.version))
-                try await directory.sync()
-                return
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
-        }
-        throw AuthError.conflict("the session changed concurrently; retry")
-    }
-
-    /// Revokes a session of `userId` (404 for anyone else's).
-    public func revoke(_ sessionId: UUID, ownedBy userId: UUID, reason: SessionRevocationReason) async throws {
-        try await directory.sync()
-        guard let session = directory.session(sessionId), session.userId == userId else { throw AuthError.notFound("no such session") }
-        try await revoke(sessionId, reason: reason)
-    }
-
-    /// Revokes every live session of a user, except `keeping`.
-    func revokeAll(of userId: UUID, reason: SessionRevocationReason, keeping: UUID? = nil) async throws {
-        try await directory.sync()
-        for session in directory.sessions(of: userId) where session.revocation == nil && session.id != keeping {
-            try await revoke(session.id, reason: reason)
-        }
-    }
-
-    // MARK: Passwords
-
-    /// Changes the password of a logged-in user; other sessions end.
-    public func changePassword(userId: UUID, currentSessionId: UUID?, current: String, new: String) async throws {
-        try await directory.sync()
-        guard let user = directory.user(userId), user.status == .active else { throw AuthError.notFound("no such user") }
-        guard let hash = user.passwordHash, await hasher.verify(current, against: hash) else { throw AuthError.wrongCurrentPassword }
-        try PasswordRules.check(new, field: "newPassword", username: user.username, email: user.email)
-        try await setPassword(user, to: new, reason: .changed)
-        try await revokeAll(of: userId, reason: .passwordChanged, keeping: currentSessionId)
-    }
-
-    private func setPassword(_ user: UserRecord, to password: String, reason: PasswordChangeReason) async throws {
-        let hash = try await hasher.hash(password)
-        let at = now()
-        let sealedHash = try await unlessErased(.notFound("no such user")) { try await personalData.seal(hash, user.id.uuidString.lowercased()) }
-        let events = [
-            try PasswordChanged(userId: user.id, reason: reason, changedAt: at).newEvent(),
-            try PasswordHashSet(userId: user.id, passwordHash: sealedHash, setAt: at).newEvent(),
-        ]
-        do {
-            _ = try await store.append(events, to: AuthEvents.userStream(user.id), expectedVersion: .exact(user.version))
-        } catch EventStoreError.wrongExpectedVersion {
-            throw AuthError.conflict("the account changed concurrently; retry")
-        }
-        try await directory.sync()
-    }
-
-    /// Sends a single-use reset token when the email belongs to an active account; silent otherwise. The token goes
-    /// only into the mail: the log keeps its SHA-256, and nothing logs it.
-    public func requestPasswordReset(email: String) async {
-        do {
-            try await directory.sync()
-            guard let user = directory.user(email: email), user.status == .active, let address = user.email else { return }
-            let token = SecretToken.generate(for: user.id)
-            let at = now()
-            let expiresAt = at.addingTimeInterval(settings.resetTokenLifetime.timeInterval)
-            let event = try PasswordResetRequested(userId: user.id, tokenHash: token.hash, requestedAt: at, expiresAt: expiresAt).newEvent()
-            _ = try await store.append([event], to: AuthEvents.userStream(user.id), expectedVersion: .any)
-            try await directory.sync()
-            let minutes = Int(settings.resetTokenLifetime.timeInterval / 60)
-            try await mail.send(EmailMessage(
-                to: address, subject: "Reset your Waypoint password",
-                textBody: """
-                Hello \(user.username ?? ""),
-
-                Someone (hopefully you) asked to reset the password of your Waypoint account.
-                Open this link within \(minutes) minutes to choose a new password:
-
-                \(settings.publicBaseURL)/reset-password?token=\(token.encoded)
-
-                Or send this token to POST /v1/auth/password-reset/confirm:
-
-                \(token.encoded)
-
-                If you did not ask for this, ignore this mail; your password stays as it is.
-                """))
-            logger.info("password reset mail sent", metadata: ["user.id": "\(user.id)"])
-        } catch {
-            logger.error("password reset request failed", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Sets a new password with a reset token (single use, 30 minutes); every session ends.
-    public func confirmPasswordReset(token presented: String, newPassword: String) async throws {
-        guard let token = SecretToken(presented: presented) else { throw AuthError.invalidResetToken }
-        try await directory.sync()
-        guard let user = directory.user(token.owner), user.status == .active, let stored = user.resetTokenHash,
-              let expiresAt = user.resetExpiresAt, expiresAt > now(), ConstantTime.equals(token.hash, stored)
-        else { throw AuthError.invalidResetToken }
-        try PasswordRules.check(newPassword, field: "newPassword", username: user.username, email: user.email)
-        try await setPassword(user, to: newPassword, reason: .reset)
-        try await revokeAll(of: user.id, reason: .passwordReset)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 import ServiceKit
 
 /// One traveller's access to one tour: the stream `access-<tourId>-<userId>` (lower-case UUIDs) of
-/// `Shared/Contracts/Tours/CommerceEvents.swift`. Whether the traveller owns the tour, and whether a purchase may start,
+/// `Shared/Contracts/Tours/PurchaseEvents.swift`. Whether the traveller owns the tour, and whether a purchase may start,
 /// complete, fail or be refunded, is decided on this one stream with `.noStream` / `.exact(version)` appends, so two
 /// concurrent requests cannot both buy.
 ///
@@ -88,14 +88,15 @@ public enum AccessEvent: Sendable {
     case completed(PurchaseCompleted)
     case failed(PurchaseFailed)
     case refunded(PurchaseRefunded)
-    case acquired(TourAcquired)
+    /// A free acquisition, with the id of its event: the request id of its idempotency key (see ``AccessStream``).
+    case acquired(TourAcquired, eventID: UUID)
 
     static let types = EventTypeMap<AccessEvent>()
         .registering(PurchaseStarted.self) { .started($0) }
         .registering(PurchaseCompleted.self) { .completed($0) }
         .registering(PurchaseFailed.self) { .failed($0) }
         .registering(PurchaseRefunded.self) { .refunded($0) }
-        .registering(TourAcquired.self) { .acquired($0) }
+        .registering(TourAcquired.self, identified: { .acquired($0, eventID: $1) })
 
     var payload: any EventPayload {
         switch self {
@@ -103,7 +104,7 @@ public enum AccessEvent: Sendable {
         case .completed(let e): e
         case .failed(let e): e
         case .refunded(let e): e
-        case .acquired(let e): e
+        case .acquired(let e, _): e
         }
     }
 }
@@ -159,8 +160,9 @@ public enum AccessOutcome: String, Sendable, Hashable {
 }
 
 /// The rules of the access stream: pure functions over ``AccessState``.
-public enum AccessLedger {
-    public static func apply(_ state: AccessState, _ event: AccessEvent, eventID: UUID) -> AccessState {
+public enum AccessLedger: Sendable {
+    /// Folds one event of the access stream.
+    public static func apply(_ state: AccessState, _ event: AccessEvent) -> AccessState {
         var state = state
         func update(_ id: UUID, _ change: (inout PurchaseRecord) -> Void) {
             if let index = state.purchases.firstIndex(where: { $0.purchaseId == id }) { change(&state.purchases[index]) }
@@ -185,7 +187,7 @@ public enum AccessLedger {
                 $0.status = .refunded
                 $0.refundedAt = e.refundedAt
             }
-        case .acquired(let e):
+        case .acquired(let e, let eventID):
             if state.acquisition == nil { state.acquisition = AcquisitionRecord(eventID: eventID, acquired: e) }
         }
         return state
@@ -218,9 +220,10 @@ public enum AccessLedger {
         expire(stale, at: started.startedAt) + [.started(started)]
     }
 
-    /// The events of acquiring a free tour after ``checkStart(_:_:now:configuration:)`` said `.proceed(stale:)`.
-    public static func acquire(_ acquired: TourAcquired, closing stale: [PurchaseRecord]) -> [AccessEvent] {
-        expire(stale, at: acquired.acquiredAt) + [.acquired(acquired)]
+    /// The events of acquiring a free tour with request id `requestID` (the acquisition's event id) after
+    /// ``checkStart(_:_:now:configuration:)`` said `.proceed(stale:)`.
+    public static func acquire(_ acquired: TourAcquired, requestID: UUID, closing stale: [PurchaseRecord]) -> [AccessEvent] {
+        expire(stale, at: acquired.acquiredAt) + [.acquired(acquired, eventID: requestID)]
     }
 
     static func expire(_ stale: [PurchaseRecord], at date: Date) -> [AccessEvent] {

@@ -1,8 +1,10 @@
 import Contracts
 import EventSourcing
 
-// The marketplace and offline events of `waypoint.tours` (Shared/Contracts/Tours/CommerceEvents.swift) are stored in
-// tour-management's log as they are published: one conformance each, here and nowhere else.
+// The marketplace and offline events of `waypoint.tours` (`Shared/Contracts/Tours/`: `PurchaseEvents.swift`,
+// `ReviewEvents.swift`, `FavouriteEvents.swift`, `TourProgressEvents.swift`, `TourViewEvents.swift`,
+// `OfflineBundleEvents.swift`) are stored in tour-management's log as they are published: one conformance each, here
+// and nowhere else.
 extension PurchaseStarted: EventPayload {}
 extension PurchaseCompleted: EventPayload {}
 extension PurchaseFailed: EventPayload {}

@@ -49,8 +49,11 @@ public struct WebhookReceipt: Sendable, Hashable {
 }
 
 /// Purchases, free acquisitions, refunds and the provider's confirmations, all decided on the access stream
-/// (``AccessLedger``). The price, fee and earnings are fixed in `PurchaseStarted` from the listed revision in the
-/// discovery read model and the configured fee rate.
+/// (``AccessLedger``, through an ``AggregateRepository``). The price, fee and earnings are fixed in `PurchaseStarted`
+/// from the listed revision in the discovery read model and the configured fee rate.
+///
+/// Retry policy: buying and the provider's confirmations stay valid against newer state, so on a concurrent change
+/// they load and decide again — five attempts (``contentionRetries`` retries), then 409 `version-conflict`.
 public struct Purchases: Sendable {
     public let configuration: CommerceConfiguration
     public let store: AnyEventStore
@@ -59,8 +62,10 @@ public struct Purchases: Sendable {
     let webhookSecret: String
     public let now: @Sendable () -> Date
     let logger: Logger
-    /// Attempts of load → decide → append before a conflict is reported.
-    let attempts = 5
+    /// Load → decide → append of the access streams.
+    let access: AggregateRepository<AccessLedger, AnyEventStore>
+    /// Reloads and decisions after a concurrent change before ``CommerceError/contention`` is reported.
+    static let contentionRetries = 4
 
     public init(configuration: CommerceConfiguration, store: AnyEventStore, catalog: TourCatalog, provider: any PaymentProvider,
                 webhookSecret: String, now: @escaping @Sendable () -> Date = Date.init,
@@ -72,24 +77,26 @@ public struct Purchases: Sendable {
         self.webhookSecret = webhookSecret
         self.now = now
         self.logger = logger
+        self.access = AggregateRepository(store: store)
     }
 
     /// The access stream of (tour, user), folded, and its version.
     public func load(tour: UUID, user: UUID) async throws -> (state: AccessState, version: Int64) {
-        var state = AccessState()
-        var version: Int64 = 0
-        for envelope in try await store.readStream(AccessStream.id(tour: tour, user: user)) {
-            if let event = try AccessEvent.types.decode(envelope) { state = AccessLedger.apply(state, event, eventID: envelope.eventID) }
-            version = envelope.streamVersion
-        }
-        return (state, version)
+        let loaded = try await access.load(AccessStream.id(tour: tour, user: user))
+        return (loaded.state, loaded.version)
     }
 
-    func append(_ events: [AccessEvent], tour: UUID, user: UUID, version: Int64, ids: [UUID?]? = nil, metadata: EventMetadata) async throws {
-        let newEvents = try events.enumerated().map { index, event in
-            try event.payload.newEvent(id: ids?[index] ?? .v7(), metadata: metadata)
+    /// Runs `decide` on the access stream of (tour, user) with ``contentionRetries``; a conflict left after the last
+    /// retry is ``CommerceError/contention``.
+    func onAccessStream<Answer>(tour: UUID, user: UUID, metadata: EventMetadata,
+                                _ decide: (AccessState) async throws -> (events: [AccessEvent], answer: Answer)) async throws -> Answer {
+        do {
+            return try await access.execute(on: AccessStream.id(tour: tour, user: user), metadata: metadata, retries: Self.contentionRetries) {
+                try await decide($0.state)
+            }
+        } catch let error as EventStoreError where error.isConcurrentChange {
+            throw CommerceError.contention
         }
-        _ = try await store.append(newEvents, to: AccessStream.id(tour: tour, user: user), expectedVersion: version == 0 ? .noStream : .exact(version))
     }
 
     // MARK: - Buying
@@ -100,56 +107,53 @@ public struct Purchases: Sendable {
         guard let tour = try await catalog.tour(tourId) else { throw CommerceError.unknownTour }
         guard tour.guideId != user else { throw CommerceError.ownTour }
         let requestID = AccessStream.requestID(tour: tourId, user: user, idempotencyKey: idempotencyKey)
-        for _ in 0..<attempts {
-            let (state, version) = try await load(tour: tourId, user: user)
+        // Someone else appended meanwhile: decide again on the new state (a same-key request finds its purchase, a
+        // same-key acquisition that won the race is found by its event id).
+        return try await onAccessStream(tour: tourId, user: user, metadata: metadata) { state in
             let at = now()
-            let stale: [PurchaseRecord]
             switch try AccessLedger.checkStart(requestID, state, now: at, configuration: configuration) {
             case .replay(let record):
-                return PurchaseOutcome(purchase: try await view(record, state: state), created: false)
+                return ([], PurchaseOutcome(purchase: try await view(record, state: state), created: false))
             case .replayAcquisition(let acquisition):
-                return PurchaseOutcome(purchase: Self.view(acquisition, price: .zero(tour.details.price.currency)), created: false)
-            case .proceed(let closing):
-                stale = closing
-            }
-            do {
-                if tour.details.price.amountMinor == 0 {
-                    let acquired = TourAcquired(tourId: tourId, userId: user, guideId: tour.guideId, revision: tour.revision, acquiredAt: at)
-                    let events = AccessLedger.acquire(acquired, closing: stale)
-                    // The acquisition's event id is the request id: a repeated key finds it (see AccessStream).
-                    try await append(events, tour: tourId, user: user, version: version,
-                                     ids: events.map { if case .acquired = $0 { requestID } else { nil } }, metadata: metadata)
-                    return PurchaseOutcome(purchase: Self.view(AcquisitionRecord(eventID: requestID, acquired: acquired), price: tour.details.price),
-                                           created: true)
-                }
-                let price = tour.details.price
-                let (fee, earnings) = configuration.split(price)
-                let session: CheckoutSession
-                do {
-                    session = try await provider.createCheckout(CheckoutRequest(
-                        purchaseId: requestID, tourId: tourId, userId: user, title: tour.details.title, price: price, startedAt: at,
-                        expiresAt: at.addingTimeInterval(configuration.checkoutLifetime), successURL: configuration.checkoutSuccessURL,
-                        cancelURL: configuration.checkoutCancelURL))
-                } catch let error as CommerceError {
-                    throw error
-                } catch {
-                    throw CommerceError.provider("\(error)")
-                }
-                let started = PurchaseStarted(purchaseId: requestID, tourId: tourId, userId: user, guideId: tour.guideId, revision: tour.revision,
-                                              price: price, platformFee: fee, guideEarnings: earnings,
-                                              feeBasisPoints: configuration.platformFeeBasisPoints, provider: provider.name,
-                                              providerReference: session.reference, startedAt: at)
-                try await append(AccessLedger.start(started, closing: stale), tour: tourId, user: user, version: version, metadata: metadata)
-                var view = Self.view(PurchaseRecord(started: started, status: .pending), configuration: configuration)
-                view.checkoutUrl = session.url
-                return PurchaseOutcome(purchase: view, created: true)
-            } catch EventStoreError.wrongExpectedVersion {
-                continue  // someone else appended: decide again on the new state (a same-key request finds its purchase)
-            } catch EventStoreError.duplicateEventID {
-                continue  // a same-key acquisition won the race
+                return ([], PurchaseOutcome(purchase: Self.view(acquisition, price: .zero(tour.details.price.currency)), created: false))
+            case .proceed:
+                return try await start(requestID, of: tour, by: user, at: at, state)
             }
         }
-        throw CommerceError.contention
+    }
+
+    /// The events and answer of a new purchase (a checkout at the provider) or, for a free tour, an acquisition.
+    func start(_ requestID: UUID, of tour: PublishedTour, by user: UUID, at: Date, _ state: AccessState) async throws
+        -> (events: [AccessEvent], answer: PurchaseOutcome) {
+        let price = tour.details.price
+        if price.amountMinor == 0 {
+            let acquired = TourAcquired(tourId: tour.tourId, userId: user, guideId: tour.guideId, revision: tour.revision, acquiredAt: at)
+            return (AccessLedger.decide(.acquire(acquired, requestID: requestID), state),
+                    PurchaseOutcome(purchase: Self.view(AcquisitionRecord(eventID: requestID, acquired: acquired), price: price), created: true))
+        }
+        let (fee, earnings) = configuration.split(price)
+        let session = try await checkout(requestID, of: tour, by: user, at: at)
+        let started = PurchaseStarted(purchaseId: requestID, tourId: tour.tourId, userId: user, guideId: tour.guideId, revision: tour.revision,
+                                      price: price, platformFee: fee, guideEarnings: earnings,
+                                      feeBasisPoints: configuration.platformFeeBasisPoints, provider: provider.name,
+                                      providerReference: session.reference, startedAt: at)
+        var view = Self.view(PurchaseRecord(started: started, status: .pending), configuration: configuration)
+        view.checkoutUrl = session.url
+        return (AccessLedger.decide(.start(started), state), PurchaseOutcome(purchase: view, created: true))
+    }
+
+    /// Opens the provider's checkout of purchase `requestID` (the provider keys it by that id).
+    func checkout(_ requestID: UUID, of tour: PublishedTour, by user: UUID, at: Date) async throws -> CheckoutSession {
+        do {
+            return try await provider.createCheckout(CheckoutRequest(
+                purchaseId: requestID, tourId: tour.tourId, userId: user, title: tour.details.title, price: tour.details.price, startedAt: at,
+                expiresAt: at.addingTimeInterval(configuration.checkoutLifetime), successURL: configuration.checkoutSuccessURL,
+                cancelURL: configuration.checkoutCancelURL))
+        } catch let error as CommerceError {
+            throw error
+        } catch {
+            throw CommerceError.provider("\(error)")
+        }
     }
 
     // MARK: - Refunds
@@ -241,22 +245,13 @@ public struct Purchases: Sendable {
         default:
             return .ignored
         }
-        for _ in 0..<attempts {
-            let (state, version) = try await load(tour: keys.tourId, user: keys.userId)
+        return try await onAccessStream(tour: keys.tourId, user: keys.userId,
+                                        metadata: EventMetadata(actorID: "system:payments:\(provider.name)")) { state in
             guard let record = state.purchase(keys.purchaseId), record.started.userId == keys.userId, record.started.tourId == keys.tourId else {
-                return .ignored
+                return ([], .ignored)
             }
-            let (events, outcome) = decide(state, record, now())
-            guard !events.isEmpty else { return outcome }
-            do {
-                try await append(events, tour: keys.tourId, user: keys.userId, version: version,
-                                 metadata: EventMetadata(actorID: "system:payments:\(provider.name)"))
-                return outcome
-            } catch EventStoreError.wrongExpectedVersion {
-                continue
-            }
+            return decide(state, record, now())
         }
-        throw CommerceError.contention
     }
 
     // MARK: - Views
