@@ -322,7 +322,7 @@ enum KeyStorageBackend: String, Sendable, CustomTestStringConvertible {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-keys-\(token)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let database = try SQLiteServiceDatabase(path: directory.appendingPathComponent("auth.sqlite").path)
-            try await body { try await SQLiteSigningKeyStorage(database: database) }
+            try await body { try await database.migrate(AuthMigrations.all); return SQLiteSigningKeyStorage(database: database) }
         case .postgres:
             guard let url = ProcessInfo.processInfo.environment["WAYPOINT_TEST_POSTGRES_URL"] else {
                 Issue.record("WAYPOINT_TEST_BACKENDS names postgres but WAYPOINT_TEST_POSTGRES_URL is not set")
@@ -332,7 +332,7 @@ enum KeyStorageBackend: String, Sendable, CustomTestStringConvertible {
             let database = try PostgresServiceDatabase(url: url, schema: schema, maximumConnections: 4)
             try await database.withRunning {
                 do {
-                    try await body { try await PostgresSigningKeyStorage(database: database) }
+                    try await body { try await database.migrate(AuthMigrations.all); return PostgresSigningKeyStorage(database: database) }
                 } catch {
                     _ = try? await database.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"))
                     throw error

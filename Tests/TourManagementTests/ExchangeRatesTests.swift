@@ -63,7 +63,7 @@ struct ExchangeRatesTests {
         let directory = TemporaryDirectory("waypoint-rates")
         defer { directory.remove() }
         try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
-            let rates = try await ExchangeRates.open(sqlite: storage.sqlite, postgres: storage.postgres, cacheLifetime: .seconds(60))
+            let rates = ExchangeRates(store: try await TourManagementStores.open(storage).exchangeRates, cacheLifetime: .seconds(60))
             #expect(try await rates.table() == ExchangeRateTable())
             #expect(try await rates.converted(Money(amountMinor: 1_299, currency: .eur), to: .usd) == nil, "no rates yet")
             #expect(try await rates.converted(Money(amountMinor: 1_299, currency: .eur), to: nil) == nil, "no currency asked")
@@ -73,7 +73,7 @@ struct ExchangeRatesTests {
             let replaced = try await rates.replace(Self.rates(["USD": "1.0842", "JPY": "162.31"]), at: at)
             #expect(try await rates.converted(Money(amountMinor: 1_299, currency: .eur), to: .usd)
                         == ConvertedPrice(amountMinor: 1_408, currency: .usd, ratesUpdatedAt: replaced.updatedAt))
-            let fresh = try await ExchangeRates.open(sqlite: storage.sqlite, postgres: storage.postgres, cacheLifetime: .zero)
+            let fresh = ExchangeRates(store: try await TourManagementStores.open(storage).exchangeRates, cacheLifetime: .zero)
             #expect(try await fresh.table() == replaced)
             #expect(replaced.updatedAt == at.roundedToMicroseconds)
 

@@ -64,7 +64,7 @@ struct GuideToursProjectionTests {
             // The maintenance job: published counts reach the destination index; drafts untouched for 30 days expire.
             let index = DestinationIndex(cities: [City(id: details.destinationId, name: "Krems an der Donau", country: "AT",
                                                        coordinate: try Coordinate(latitude: 48.41, longitude: 15.61))])
-            let media = try await MediaStore.open(storage)
+            let media = try MediaStore.open(try await TourManagementStores.open(storage))
             let later = now.addingTimeInterval(TourAggregate.draftLifetime + 3_600)
             let authoring = TourAuthoring(store: store, destinations: index, media: media, now: { later })
             let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, logger: logger)

@@ -14,7 +14,7 @@ struct MediaReferencesTests {
         let directory = TemporaryDirectory("waypoint-media-refs")
         defer { directory.remove() }
         try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
-            let media = try await MediaStore.open(storage)
+            let media = try MediaStore.open(try await TourManagementStores.open(storage))
             let store = AnyEventStore(storage.store)
             let projection = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection())
             let t0 = MediaTestSupport.t0

@@ -123,7 +123,7 @@ enum MediaTestSupport {
         let directory = TemporaryDirectory("waypoint-media")
         defer { directory.remove() }
         return try await ServiceStorage.withOpen(try runtime(backend, directory), logger: quiet) { storage in
-            try await body(try await MediaStore.open(storage), directory)
+            try await body(try MediaStore.open(try await TourManagementStores.open(storage)), directory)
         }
     }
 

@@ -95,7 +95,7 @@ enum CommerceTestSupport {
         defer { directory.remove() }
         try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: quiet) { storage in
             let clock = CommerceClock()
-            let commerce = try await Commerce.open(configuration, storage: storage, logger: quiet)
+            let commerce = try await Commerce.open(configuration, stores: try await TourManagementStores.open(storage), logger: quiet)
             let purchases = commerce.purchases(now: clock.now, provider: provider?(commerce, clock))
             try await body(CommerceFixture(
                 store: AnyEventStore(storage.store), commerce: commerce, purchases: purchases,
@@ -365,14 +365,14 @@ struct PurchaseTests {
         defer { directory.remove() }
         let runtime = try MediaTestSupport.runtime(.sqlite, directory)
         let first = try await ServiceStorage.withOpen(runtime, logger: CommerceTestSupport.quiet) { storage in
-            try await Commerce.open(CommerceConfiguration(), storage: storage).webhookSecret
+            try await Commerce.open(CommerceConfiguration(), stores: try await TourManagementStores.open(storage)).webhookSecret
         }
         let second = try await ServiceStorage.withOpen(runtime, logger: CommerceTestSupport.quiet) { storage in
-            try await Commerce.open(CommerceConfiguration(), storage: storage).webhookSecret
+            try await Commerce.open(CommerceConfiguration(), stores: try await TourManagementStores.open(storage)).webhookSecret
         }
         #expect(first == second && first.hasPrefix("whsec_sbx_") && first.count > 40)
         let configured = try await ServiceStorage.withOpen(runtime, logger: CommerceTestSupport.quiet) { storage in
-            try await Commerce.open(CommerceConfiguration(webhookSecret: "whsec_configured"), storage: storage).webhookSecret
+            try await Commerce.open(CommerceConfiguration(webhookSecret: "whsec_configured"), stores: try await TourManagementStores.open(storage)).webhookSecret
         }
         #expect(configured == "whsec_configured")
     }

@@ -55,7 +55,7 @@ struct TourAuthoringRoutesTests {
             endpoints: ServiceEndpoints(baseURLs: ["auth": authURL]))
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
-            _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
+            _ = try await TourManagementStores.open(storage).destinations.upsert([
                 City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61415)),
             ])
             let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)
@@ -210,7 +210,7 @@ struct TourAuthoringRoutesTests {
                                      backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)),
             endpoints: ServiceEndpoints(baseURLs: ["auth": URL(string: "http://127.0.0.1:9")!]))
         try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
-            _ = try await SQLiteDestinationStore(database: storage.sqlite!).upsert([
+            _ = try await TourManagementStores.open(storage).destinations.upsert([
                 City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.40921, longitude: 15.61414)),
             ])
             let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: logger)

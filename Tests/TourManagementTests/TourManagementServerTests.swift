@@ -31,11 +31,7 @@ struct TourManagementServerTests {
         defer { directory.remove() }
         let settings = try Self.runtime(backend, directory, schema: TestBackend.freshSchema("tours"))
         try await ServiceStorage.withOpen(settings, logger: Self.quiet) { storage in
-            let store: any DestinationStore = if let sqlite = storage.sqlite {
-                try await SQLiteDestinationStore(database: sqlite)
-            } else {
-                try await PostgresDestinationStore(database: storage.postgres!)
-            }
+            let store = try await TourManagementStores.open(storage).destinations
             #expect(try await store.count() == 0)
             let krems = City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.41, longitude: 15.61))
             let monaco = City(id: 2_993_458, name: "Monaco", country: "MC", coordinate: try Coordinate(latitude: 43.73, longitude: 7.42))

@@ -24,11 +24,9 @@ public struct AuthServer: Sendable {
                                 logger: Logger = Logger(label: "waypoint.auth")) async throws -> AuthServer {
         let personalData = PersonalData(keys: storage.personalDataKeys)
         let directory = AuthDirectory(store: storage.store, open: personalData.open, logger: logger)
-        let keyStorage: any SigningKeyStorage = if let sqlite = storage.sqlite {
-            try await SQLiteSigningKeyStorage(database: sqlite)
-        } else {
-            try await PostgresSigningKeyStorage(database: storage.postgres!, logger: logger)
-        }
+        try await storage.migrate(AuthMigrations.all)
+        let keyStorage = storage.backend(sqlite: { database -> any SigningKeyStorage in SQLiteSigningKeyStorage(database: database) },
+                                         postgres: { database -> any SigningKeyStorage in PostgresSigningKeyStorage(database: database, logger: logger) })
         let keyRing = makeKeyRing(keyStorage, now: now, logger: logger)
         try await keyRing.start()
         try await directory.sync()

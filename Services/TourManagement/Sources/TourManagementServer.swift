@@ -12,6 +12,8 @@ import ServiceLifecycle
 public struct TourManagementServer: Sendable {
     public let configuration: TourManagementConfiguration
     public let storage: ServiceStorage
+    /// The service's own stores on the configured backend (migrated).
+    public let stores: TourManagementStores
     public let destinations: any DestinationStore
     public let index: DestinationIndex
     public let media: MediaStore
@@ -28,22 +30,23 @@ public struct TourManagementServer: Sendable {
     /// the in-memory index from the table.
     public static func assemble(_ configuration: TourManagementConfiguration, storage: ServiceStorage,
                                 logger: Logger = Logger(label: "waypoint.tour-management")) async throws -> TourManagementServer {
-        let destinations = try await destinationStore(storage)
+        let stores = try await TourManagementStores.open(storage)
+        let destinations = stores.destinations
         _ = try await destinations.importIfEmpty(logger: logger)
         let index = DestinationIndex(cities: try await destinations.loadAll())
-        let media = try await MediaStore.open(storage)
-        let bundleKey = try await BundleSigningKey.load(storage)
+        let media = try MediaStore.open(stores)
+        let bundleKey = try await BundleSigningKey.load(stores.bundleSigningKeys)
         let readModels = try await TourReadModels.prepare(storage, logger: logger)
-        let commerce = try await Commerce.open(configuration.commerce, storage: storage, logger: logger)
+        let commerce = try await Commerce.open(configuration.commerce, stores: stores, logger: logger)
         let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
                                                                 internalToken: configuration.service.internalToken, logger: logger)
-        return TourManagementServer(configuration: configuration, storage: storage, destinations: destinations, index: index, media: media,
+        return TourManagementServer(configuration: configuration, storage: storage, stores: stores, destinations: destinations, index: index, media: media,
                                     bundleKey: bundleKey, readModels: readModels, commerce: commerce, revokedSessions: revokedSessions)
     }
 
+    /// The destination store of opened storage (migrated first), for one-shot commands such as the gazetteer import.
     static func destinationStore(_ storage: ServiceStorage) async throws -> any DestinationStore {
-        if let sqlite = storage.sqlite { return try await SQLiteDestinationStore(database: sqlite) }
-        return try await PostgresDestinationStore(database: storage.postgres!)
+        try await TourManagementStores.open(storage).destinations
     }
 
     /// The HTTP application: destinations, media, tour authoring, discovery, the embedded feed; on Kafka the relays to
@@ -69,7 +72,7 @@ public struct TourManagementServer: Sendable {
                                      directory: configuration.runtime.dataDirectory.appendingPathComponent("bundles", isDirectory: true),
                                      now: now, logger: logger)
         let bundleQueue = readModels.bundleQueue
-        let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, sqlite: storage.sqlite, postgres: storage.postgres,
+        let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, queue: stores.bundleQueue,
                                               after: [bundleQueue, discovery], logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours,
                                           countedFrom: [guideTours, discovery], logger: logger)
@@ -77,7 +80,7 @@ public struct TourManagementServer: Sendable {
                                                                     internalToken: configuration.service.internalToken, logger: logger)
         let reviews = ReviewCommands(storage: storage, now: now)
         let favourites = Favourites(store: store, catalog: catalog, now: now)
-        let erasures = ErasureWorker(reviews: reviews, storage: storage, after: [readModels.reviews], logger: logger)
+        let erasures = ErasureWorker(reviews: reviews, store: stores.erasures, after: [readModels.reviews], logger: logger)
         let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: logger)
         let userNames: @Sendable ([UUID]) async -> [UUID: String] = { ids in await guideProfiles.publicGuides(ids).compactMapValues(\.name) }
         let readiness = Readiness()

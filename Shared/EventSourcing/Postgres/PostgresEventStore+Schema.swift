@@ -16,7 +16,7 @@ extension PostgresEventStore {
             // Several service instances may start at once; one migrates, the others wait and find it done.
             try await connection.query("SELECT pg_advisory_xact_lock(7300001)", logger: database.logger)
             for statement in ddl {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+                try await connection.query("\(unescaped: statement)", logger: database.logger)
             }
             let rows = try await connection.query(
                 "SELECT version FROM es_schema WHERE component = 'event-log'", logger: database.logger)

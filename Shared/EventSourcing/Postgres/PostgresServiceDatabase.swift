@@ -52,14 +52,14 @@ public final class PostgresServiceDatabase: Service, Sendable {
     /// Creates the configured schema if it does not exist yet.
     public func createSchemaIfNeeded() async throws {
         guard schema != "public" else { return }
-        try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(schema)\""), logger: logger)
+        try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: "\"\(schema)\"")", logger: logger)
     }
 
     /// Whether `table` exists on the connections' search path (PostgreSQL's counterpart of GRDB's `tableExists`).
     public func tableExists(_ table: String) async throws -> Bool {
-        var query = PostgresQuery(unsafeSQL: "SELECT to_regclass($1)::text")
-        query.binds.append(table)
-        for try await (name) in try await client.query(query, logger: logger).decode(String?.self) { return name != nil }
+        for try await (name) in try await client.query("SELECT to_regclass(\(table))::text", logger: logger).decode(String?.self) {
+            return name != nil
+        }
         return false
     }
 

@@ -28,7 +28,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
             // No checkpoint for this schema version: tables of an older version are replaced and the log replayed.
             let tables = ProjectionTables(generation: 1, isRebuild: false)
             for table in projection.tables {
-                try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tables(table))"), logger: logger)
+                try await connection.query("DROP TABLE IF EXISTS \(unescaped: tables(table))", logger: logger)
             }
             try await projection.createTables(connection, tables)
             try await Self.save(projection.checkpointName, position: 0, generation: 1, connection, logger)
@@ -60,7 +60,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
             let generation = (try await Self.checkpoint(projection.checkpointName, connection, logger, lock: false)?.generation ?? 0) + 1
             let tables = ProjectionTables(generation: generation, isRebuild: true)
             for table in projection.tables {
-                try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tables(table))"), logger: logger)
+                try await connection.query("DROP TABLE IF EXISTS \(unescaped: tables(table))", logger: logger)
             }
             try await projection.createTables(connection, tables)
             return tables
@@ -79,9 +79,8 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
             for event in events { try await apply(event, connection, tables) }
             let live = ProjectionTables(generation: tables.generation, isRebuild: false)
             for table in projection.tables {
-                try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(live(table))"), logger: logger)
-                try await connection.query(
-                    PostgresQuery(unsafeSQL: "ALTER TABLE \(tables(table)) RENAME TO \(live(table))"), logger: logger)
+                try await connection.query("DROP TABLE IF EXISTS \(unescaped: live(table))", logger: logger)
+                try await connection.query("ALTER TABLE \(unescaped: tables(table)) RENAME TO \(unescaped: live(table))", logger: logger)
             }
             try await Self.save(projection.checkpointName, position: position, generation: tables.generation, connection, logger)
         }

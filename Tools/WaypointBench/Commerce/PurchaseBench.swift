@@ -25,7 +25,7 @@ func measurePurchaseToEntitlement(iterations: Int) async throws -> (p50: Double,
     let settings = RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
                                    backend: .sqlite(path: directory.url.appendingPathComponent("tour-management.sqlite").path))
     return try await ServiceStorage.withOpen(settings, logger: logger) { storage in
-        let commerce = try await Commerce.open(CommerceConfiguration(), storage: storage, logger: logger)
+        let commerce = try await Commerce.open(CommerceConfiguration(), stores: try await TourManagementStores.open(storage), logger: logger)
         let purchases = commerce.purchases()
         let store = AnyEventStore(storage.store)
 

@@ -78,20 +78,20 @@ public enum AnalyticsConsumers {
 
     /// The consumer target of `name` writing generation `tables`, on the storage's backend.
     static func target(storage: ServiceStorage, name: String, tables: ProjectionTables) -> any ConsumerTarget {
-        if let sqlite = storage.sqlite {
-            return SQLiteAnalyticsTarget(database: sqlite, name: name, tables: tables)
-        }
-        return PostgresAnalyticsTarget(database: storage.postgres!, name: name, tables: tables)
+        storage.backend(sqlite: { database -> any ConsumerTarget in SQLiteAnalyticsTarget(database: database, name: name, tables: tables) },
+                        postgres: { database -> any ConsumerTarget in PostgresAnalyticsTarget(database: database, name: name, tables: tables) })
     }
 
     static func runner<Source: EventSource>(_ source: Source, storage: ServiceStorage, name: String, tables: ProjectionTables,
                                             configuration: AnalyticsConfiguration, logger: Logger) -> any ConsumerService {
         let pollTimeout = storage.settings.kafkaBrokers == nil ? min(configuration.pollTimeout, .seconds(30)) : configuration.pollTimeout
-        if let sqlite = storage.sqlite {
-            return ConsumerRunner(source: source, target: SQLiteAnalyticsTarget(database: sqlite, name: name, tables: tables),
-                                  batchSize: configuration.batchSize, pollTimeout: pollTimeout, logger: logger)
-        }
-        return ConsumerRunner(source: source, target: PostgresAnalyticsTarget(database: storage.postgres!, name: name, tables: tables),
-                              batchSize: configuration.batchSize, pollTimeout: pollTimeout, logger: logger)
+        // The runner is generic over the concrete target: ingest calls it directly, without an existential per batch.
+        return storage.backend(sqlite: { database -> any ConsumerService in
+            ConsumerRunner(source: source, target: SQLiteAnalyticsTarget(database: database, name: name, tables: tables),
+                           batchSize: configuration.batchSize, pollTimeout: pollTimeout, logger: logger)
+        }, postgres: { database -> any ConsumerService in
+            ConsumerRunner(source: source, target: PostgresAnalyticsTarget(database: database, name: name, tables: tables),
+                           batchSize: configuration.batchSize, pollTimeout: pollTimeout, logger: logger)
+        })
     }
 }

@@ -184,10 +184,10 @@ public struct AnalyticsRebuild: Sendable {
             try await postgres.transaction { connection in
                 try await PostgresCheckpoints.migrate(connection, logger: postgres.logger)
                 for table in AnalyticsSchema.tables {
-                    try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(tables(table))"), logger: postgres.logger)
+                    try await connection.query("DROP TABLE IF EXISTS \(unescaped: tables(table))", logger: postgres.logger)
                 }
                 for statement in AnalyticsSchema.createStatements(tables, dialect: .postgres) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: postgres.logger)
+                    try await connection.query("\(unescaped: statement)", logger: postgres.logger)
                 }
                 for prefix in prefixes {
                     try await connection.query(AnalyticsSQL.postgres(
@@ -234,13 +234,13 @@ public struct AnalyticsRebuild: Sendable {
                 for name in AnalyticsConfiguration.allTopics.map(AnalyticsConsumerName.live).sorted() {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresAnalyticsTarget.lockKey(name)))", logger: postgres.logger)
                 }
-                for try await count in try await connection.query(PostgresQuery(unsafeSQL: missing), logger: postgres.logger).decode(Int64.self)
+                for try await count in try await connection.query("\(unescaped: missing)", logger: postgres.logger).decode(Int64.self)
                 where count > 0 {
                     return false
                 }
                 for table in AnalyticsSchema.tables {
-                    try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(live(table))"), logger: postgres.logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(rebuild(table)) RENAME TO \(live(table))"),
+                    try await connection.query("DROP TABLE IF EXISTS \(unescaped: live(table))", logger: postgres.logger)
+                    try await connection.query("ALTER TABLE \(unescaped: rebuild(table)) RENAME TO \(unescaped: live(table))",
                                                logger: postgres.logger)
                 }
                 for topic in topics {

@@ -47,11 +47,7 @@ public enum AnalyticsDatabase: Sendable {
     case postgres(PostgresServiceDatabase)
 
     public init(_ storage: ServiceStorage) {
-        if let sqlite = storage.sqlite {
-            self = .sqlite(sqlite)
-        } else {
-            self = .postgres(storage.postgres!)
-        }
+        self = storage.backend(sqlite: { AnalyticsDatabase.sqlite($0) }, postgres: { AnalyticsDatabase.postgres($0) })
     }
 
     var dialect: AnalyticsDialect {
@@ -129,19 +125,18 @@ public enum AnalyticsDatabase: Sendable {
         case .postgres(let database):
             try await database.createSchemaIfNeeded()
             return try await database.transaction { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: AnalyticsSchema.createMeta), logger: database.logger)
+                try await connection.query("\(unescaped: AnalyticsSchema.createMeta)", logger: database.logger)
                 // Serialises concurrent first starts.
-                try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(AnalyticsSchema.meta) IN SHARE ROW EXCLUSIVE MODE"),
-                                           logger: database.logger)
+                try await connection.query("LOCK TABLE \(unescaped: AnalyticsSchema.meta) IN SHARE ROW EXCLUSIVE MODE", logger: database.logger)
                 var generation = 1
                 for try await value in try await connection.query(
-                    PostgresQuery(unsafeSQL: "SELECT value FROM \(AnalyticsSchema.meta) WHERE key = 'generation'"), logger: database.logger
+                    "SELECT value FROM \(unescaped: AnalyticsSchema.meta) WHERE key = 'generation'", logger: database.logger
                 ).decode(Int64.self) { generation = Int(value) }
-                try await connection.query(PostgresQuery(unsafeSQL: """
-                    INSERT INTO \(AnalyticsSchema.meta) (key, value) VALUES ('generation', \(generation)) ON CONFLICT (key) DO NOTHING
-                    """), logger: database.logger)
+                try await connection.query("""
+                    INSERT INTO \(unescaped: AnalyticsSchema.meta) (key, value) VALUES ('generation', \(Int64(generation))) ON CONFLICT (key) DO NOTHING
+                    """, logger: database.logger)
                 for statement in AnalyticsSchema.createStatements(ProjectionTables(generation: generation, isRebuild: false), dialect: .postgres) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+                    try await connection.query("\(unescaped: statement)", logger: database.logger)
                 }
                 return generation
             }

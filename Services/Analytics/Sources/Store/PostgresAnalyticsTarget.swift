@@ -34,7 +34,7 @@ public struct PostgresAnalyticsTarget: ConsumerTarget {
         return try await database.transaction { connection in
             try await PostgresCheckpoints.migrate(connection, logger: logger)
             for statement in AnalyticsSchema.createStatements(tables, dialect: .postgres) {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                try await connection.query("\(unescaped: statement)", logger: logger)
             }
             var positions: [String: Int64] = [:]
             let rows = try await connection.query("SELECT name, position FROM es_projections WHERE starts_with(name, \(prefix))", logger: logger)

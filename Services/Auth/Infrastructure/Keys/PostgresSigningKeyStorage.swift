@@ -9,24 +9,10 @@ public struct PostgresSigningKeyStorage: SigningKeyStorage {
     public let database: PostgresServiceDatabase
     private let logger: Logger
 
-    /// Advisory lock serialising the table's creation when several instances start at once.
-    static let migrationLockID = 7_301_001
-
-    /// Opens the key table, creating it if needed. The database must be running.
-    public init(database: PostgresServiceDatabase, logger: Logger = Logger(label: "waypoint.auth.signing-keys")) async throws {
+    /// The key table of `database`, which ``AuthMigrations`` created.
+    public init(database: PostgresServiceDatabase, logger: Logger = Logger(label: "waypoint.auth.signing-keys")) {
         self.database = database
         self.logger = logger
-        try await database.createSchemaIfNeeded()
-        try await database.transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLockID))", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS auth_signing_keys (
-                    kid text PRIMARY KEY,
-                    private_key_pem text NOT NULL,
-                    created_at timestamptz NOT NULL,
-                    retired_at timestamptz)
-                """, logger: logger)
-        }
     }
 
     public func loadAll() async throws -> [StoredSigningKey] {

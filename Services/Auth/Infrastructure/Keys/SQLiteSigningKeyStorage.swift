@@ -7,18 +7,9 @@ public struct SQLiteSigningKeyStorage: SigningKeyStorage {
     /// The database holding the keys.
     public let database: SQLiteServiceDatabase
 
-    /// Opens the key table, creating it if needed.
-    public init(database: SQLiteServiceDatabase) async throws {
+    /// The key table of `database`, which ``AuthMigrations`` created.
+    public init(database: SQLiteServiceDatabase) {
         self.database = database
-        try await database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS auth_signing_keys (
-                    kid TEXT PRIMARY KEY NOT NULL,
-                    private_key_pem TEXT NOT NULL,
-                    created_at_us INTEGER NOT NULL,
-                    retired_at_us INTEGER)
-                """)
-        }
     }
 
     public func loadAll() async throws -> [StoredSigningKey] {

@@ -38,18 +38,16 @@ public struct PostgresBundleQueueProjection: PostgresProjection {
     public init() {}
 
     public func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(t("bundle_queue")) (tour_id uuid PRIMARY KEY, revision int NOT NULL)"),
+        try await connection.query("CREATE TABLE \(unescaped: t("bundle_queue")) (tour_id uuid PRIMARY KEY, revision int NOT NULL)",
                                    logger: connection.logger)
     }
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         guard let published = try BundleQueueFold.types.decode(event) else { return }
-        var query = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("bundle_queue")) (tour_id, revision) VALUES ($1, $2) ON CONFLICT (tour_id) DO UPDATE SET revision = excluded.revision
-            """)
-        query.binds.append(published.tourId)
-        query.binds.append(Int32(published.revision))
-        try await connection.query(query, logger: connection.logger)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("bundle_queue")) (tour_id, revision) VALUES (\(published.tourId), \(Int32(published.revision)))
+            ON CONFLICT (tour_id) DO UPDATE SET revision = excluded.revision
+            """, logger: connection.logger)
     }
 }
 
@@ -59,16 +57,16 @@ public struct PostgresBundleQueueProjection: PostgresProjection {
 public struct BundlePublisher: Service {
     let bundles: OfflineBundles
     let catalog: TourCatalog
-    let storage: (sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?)
+    let queue: any BundleQueueStore
     let projections: [any ProjectionRunning]
     let interval: Duration
     let logger: Logger
 
-    public init(bundles: OfflineBundles, catalog: TourCatalog, sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?,
+    public init(bundles: OfflineBundles, catalog: TourCatalog, queue: any BundleQueueStore,
                 after projections: [any ProjectionRunning], interval: Duration = .milliseconds(250), logger: Logger) {
         self.bundles = bundles
         self.catalog = catalog
-        storage = (sqlite, postgres)
+        self.queue = queue
         self.projections = projections
         self.interval = interval
         self.logger = logger
@@ -85,45 +83,15 @@ public struct BundlePublisher: Service {
     @discardableResult
     public func drain() async throws -> Int {
         var done = 0
-        for (tourId, revision) in try await queued() {
+        for (tourId, revision) in try await queue.queued() {
             if let tour = try await catalog.tour(tourId), tour.revision >= revision {
                 try await bundles.ensure(tour)
                 done += 1
             } else if try await catalog.tour(tourId) != nil {
                 continue  // the discovery read model has not reached this revision yet
             }
-            try await dequeue(tourId, revision: revision)
+            try await queue.dequeue(tourId, revision: revision)
         }
         return done
-    }
-
-    private func queued() async throws -> [(UUID, Int)] {
-        if let sqlite = storage.sqlite {
-            return try await sqlite.read { db in
-                try Row.fetchAll(db, sql: "SELECT tour_id, revision FROM bundle_queue ORDER BY tour_id LIMIT 100").map {
-                    (UUID(uuidString: $0["tour_id"])!, $0["revision"])
-                }
-            }
-        }
-        let postgres = storage.postgres!
-        var rows: [(UUID, Int)] = []
-        for try await (id, revision) in try await postgres.client.query("SELECT tour_id, revision FROM bundle_queue ORDER BY tour_id LIMIT 100",
-                                                                       logger: postgres.logger).decode((UUID, Int32).self) {
-            rows.append((id, Int(revision)))
-        }
-        return rows
-    }
-
-    /// Removes the row unless a newer revision was queued meanwhile.
-    private func dequeue(_ tour: UUID, revision: Int) async throws {
-        if let sqlite = storage.sqlite {
-            try await sqlite.write { db in
-                try db.execute(sql: "DELETE FROM bundle_queue WHERE tour_id = ? AND revision <= ?", arguments: [tour.uuidString.lowercased(), revision])
-            }
-            return
-        }
-        let postgres = storage.postgres!
-        try await postgres.client.query("DELETE FROM bundle_queue WHERE tour_id = \(tour) AND revision <= \(Int32(revision))",
-                                        logger: postgres.logger)
     }
 }

@@ -26,13 +26,10 @@ public struct Commerce: Sendable {
     /// The key of the generated sandbox secret in `payment_settings`.
     static let sandboxSecretKey = "sandbox_webhook_secret"
 
-    public static func open(_ configuration: CommerceConfiguration, storage: ServiceStorage, httpClient: HTTPClient = .shared,
+    /// Opens the marketplace over the service's opened stores.
+    public static func open(_ configuration: CommerceConfiguration, stores: TourManagementStores, httpClient: HTTPClient = .shared,
                             logger: Logger = Logger(label: "waypoint.tour-management.commerce")) async throws -> Commerce {
-        let records: any PaymentRecords = if let sqlite = storage.sqlite {
-            try await SQLitePaymentRecords(database: sqlite)
-        } else {
-            try await PostgresPaymentRecords(database: storage.postgres!)
-        }
+        let storage = stores.storage, records = stores.paymentRecords
         let secret: String
         if let configured = configuration.webhookSecret {
             secret = configured
@@ -45,7 +42,7 @@ public struct Commerce: Sendable {
         return Commerce(configuration: configuration, store: AnyEventStore(storage.store),
                         catalog: TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres),
                         entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
-                        exchangeRates: try await ExchangeRates.open(sqlite: storage.sqlite, postgres: storage.postgres),
+                        exchangeRates: ExchangeRates(store: stores.exchangeRates),
                         records: records, webhookSecret: secret, httpClient: httpClient, logger: logger)
     }
 

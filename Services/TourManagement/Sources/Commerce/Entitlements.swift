@@ -120,31 +120,25 @@ public struct PostgresEntitlementsProjection: PostgresProjection {
             """,
             "CREATE INDEX \(t.index("entitlements_by_user")) ON \(t("entitlements")) (user_id, granted_at_us)",
         ] {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         guard let decoded = try EntitlementEvent.types.decode(event) else { return }
         let (tour, user) = decoded.key
-        var select = PostgresQuery(unsafeSQL: "SELECT row FROM \(t("entitlements")) WHERE tour_id = $1 AND user_id = $2")
-        select.binds.append(tour)
-        select.binds.append(user)
+        let select: PostgresQuery = "SELECT row FROM \(unescaped: t("entitlements")) WHERE tour_id = \(tour) AND user_id = \(user)"
         var existing: Entitlement?
         for try await (text) in try await connection.query(select, logger: connection.logger).decode(String.self) {
             existing = try Entitlements.decode(text)
         }
         guard let row = EntitlementEvent.fold(existing, decoded), row != existing else { return }
-        var upsert = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("entitlements")) (tour_id, user_id, row, active, granted_at_us) VALUES ($1, $2, $3, $4, $5)
+        let encoded = try Entitlements.encode(row)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("entitlements")) (tour_id, user_id, row, active, granted_at_us)
+            VALUES (\(tour), \(user), \(encoded), \(row.isActive), \(row.grantedAt.microsecondsSince1970))
             ON CONFLICT (tour_id, user_id) DO UPDATE SET row = excluded.row, active = excluded.active, granted_at_us = excluded.granted_at_us
-            """)
-        upsert.binds.append(tour)
-        upsert.binds.append(user)
-        upsert.binds.append(try Entitlements.encode(row))
-        upsert.binds.append(row.isActive)
-        upsert.binds.append(row.grantedAt.microsecondsSince1970)
-        try await connection.query(upsert, logger: connection.logger)
+            """, logger: connection.logger)
     }
 }
 
@@ -157,6 +151,12 @@ public struct Entitlements: Sendable {
     public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
         self.sqlite = sqlite
         self.postgres = postgres
+    }
+
+    /// The rows of `query` on PostgreSQL (the backend when there is no SQLite database).
+    private func postgresRows(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        guard let postgres else { preconditionFailure("Entitlements has neither a SQLite nor a PostgreSQL database") }
+        return try await postgres.client.query(query, logger: postgres.logger)
     }
 
     static func encode(_ row: Entitlement) throws -> String {
@@ -175,10 +175,8 @@ public struct Entitlements: Sendable {
                                     arguments: [tour.uuidString.lowercased(), user.uuidString.lowercased()]).map(Self.decode)
             }
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT row FROM entitlements WHERE tour_id = $1 AND user_id = $2")
-        query.binds.append(tour)
-        query.binds.append(user)
-        for try await (text) in try await postgres!.client.query(query, logger: postgres!.logger).decode(String.self) {
+        let query: PostgresQuery = "SELECT row FROM entitlements WHERE tour_id = \(tour) AND user_id = \(user)"
+        for try await (text) in try await postgresRows(query).decode(String.self) {
             return try Self.decode(text)
         }
         return nil
@@ -197,10 +195,9 @@ public struct Entitlements: Sendable {
                                     arguments: [user.uuidString.lowercased()]).map(Self.decode)
             }
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT row FROM entitlements WHERE user_id = $1 AND active ORDER BY granted_at_us DESC")
-        query.binds.append(user)
+        let query: PostgresQuery = "SELECT row FROM entitlements WHERE user_id = \(user) AND active ORDER BY granted_at_us DESC"
         var rows: [Entitlement] = []
-        for try await (text) in try await postgres!.client.query(query, logger: postgres!.logger).decode(String.self) {
+        for try await (text) in try await postgresRows(query).decode(String.self) {
             rows.append(try Self.decode(text))
         }
         return rows

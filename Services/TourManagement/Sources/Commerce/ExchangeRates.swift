@@ -117,13 +117,9 @@ public protocol ExchangeRateStore: Sendable {
 public struct SQLiteExchangeRateStore: ExchangeRateStore {
     let database: SQLiteServiceDatabase
 
-    public init(database: SQLiteServiceDatabase) async throws {
+    /// The store over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: SQLiteServiceDatabase) {
         self.database = database
-        try await database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS exchange_rates (currency TEXT PRIMARY KEY NOT NULL, rate TEXT NOT NULL, updated_at_us INTEGER NOT NULL)
-                """)
-        }
     }
 
     public func load() async throws -> ExchangeRateTable {
@@ -152,11 +148,9 @@ public struct SQLiteExchangeRateStore: ExchangeRateStore {
 public struct PostgresExchangeRateStore: ExchangeRateStore {
     let database: PostgresServiceDatabase
 
-    public init(database: PostgresServiceDatabase) async throws {
+    /// The store over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: PostgresServiceDatabase) {
         self.database = database
-        try await database.client.query("""
-            CREATE TABLE IF NOT EXISTS exchange_rates (currency text PRIMARY KEY, rate text NOT NULL, updated_at_us bigint NOT NULL)
-            """, logger: database.logger)
     }
 
     public func load() async throws -> ExchangeRateTable {
@@ -201,13 +195,6 @@ public final class ExchangeRates: Sendable {
     public init(store: any ExchangeRateStore, cacheLifetime: Duration = .seconds(10)) {
         self.store = store
         self.cacheLifetime = cacheLifetime
-    }
-
-    /// Opens (creating if needed) the table of the service's database.
-    public static func open(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?, cacheLifetime: Duration = .seconds(10))
-        async throws -> ExchangeRates {
-        if let sqlite { return ExchangeRates(store: try await SQLiteExchangeRateStore(database: sqlite), cacheLifetime: cacheLifetime) }
-        return ExchangeRates(store: try await PostgresExchangeRateStore(database: postgres!), cacheLifetime: cacheLifetime)
     }
 
     /// The current table (from the cache when fresh).

@@ -49,14 +49,9 @@ enum PaymentRecordsCoding {
 public struct SQLitePaymentRecords: PaymentRecords {
     let database: SQLiteServiceDatabase
 
-    public init(database: SQLiteServiceDatabase) async throws {
+    /// The records over `database`, whose tables ``TourManagementMigrations`` created.
+    public init(database: SQLiteServiceDatabase) {
         self.database = database
-        try await database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS payment_settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS payment_sandbox_sessions (purchase_id TEXT PRIMARY KEY NOT NULL, session TEXT NOT NULL);
-                """)
-        }
     }
 
     public func setting(_ key: String, insertingIfMissing value: String) async throws -> String {
@@ -91,12 +86,9 @@ public struct SQLitePaymentRecords: PaymentRecords {
 public struct PostgresPaymentRecords: PaymentRecords {
     let database: PostgresServiceDatabase
 
-    public init(database: PostgresServiceDatabase) async throws {
+    /// The records over `database`, whose tables ``TourManagementMigrations`` created.
+    public init(database: PostgresServiceDatabase) {
         self.database = database
-        try await database.client.query("CREATE TABLE IF NOT EXISTS payment_settings (key text PRIMARY KEY, value text NOT NULL)",
-                                        logger: database.logger)
-        try await database.client.query("CREATE TABLE IF NOT EXISTS payment_sandbox_sessions (purchase_id uuid PRIMARY KEY, session text NOT NULL)",
-                                        logger: database.logger)
     }
 
     private func first(_ query: PostgresQuery) async throws -> String? {

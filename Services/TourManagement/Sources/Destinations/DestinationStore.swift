@@ -33,14 +33,9 @@ extension DestinationStore {
 public struct SQLiteDestinationStore: DestinationStore {
     let database: SQLiteServiceDatabase
 
-    public init(database: SQLiteServiceDatabase) async throws {
+    /// The store over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: SQLiteServiceDatabase) {
         self.database = database
-        try await database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS destinations (
-                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL)
-                """)
-        }
     }
 
     public func count() async throws -> Int {
@@ -77,13 +72,9 @@ public struct SQLiteDestinationStore: DestinationStore {
 public struct PostgresDestinationStore: DestinationStore {
     let database: PostgresServiceDatabase
 
-    public init(database: PostgresServiceDatabase) async throws {
+    /// The store over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: PostgresServiceDatabase) {
         self.database = database
-        try await database.client.query("""
-            CREATE TABLE IF NOT EXISTS destinations (
-                id bigint PRIMARY KEY, name text NOT NULL, country text NOT NULL,
-                lat double precision NOT NULL, lng double precision NOT NULL)
-            """, logger: database.logger)
     }
 
     public func count() async throws -> Int {

@@ -232,41 +232,32 @@ enum DiscoveryRatingFold {
     }
 
     static func apply(_ change: (tourId: UUID, delta: TourRating), _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        var select = PostgresQuery(unsafeSQL: "SELECT rating_count, rating_sum FROM \(t("tour_search")) WHERE tour_id = $1")
-        select.binds.append(change.tourId)
+        let select: PostgresQuery = "SELECT rating_count, rating_sum FROM \(unescaped: t("tour_search")) WHERE tour_id = \(change.tourId)"
         var current: TourRating?
         for try await (count, sum) in try await connection.query(select, logger: connection.logger).decode((Int32, Int32).self) {
             current = TourRating(count: Int(count), sum: Int(sum))
         }
         if let current {
             let rating = current.adding(change.delta)
-            var update = PostgresQuery(unsafeSQL: """
-                UPDATE \(t("tour_search")) SET rating_count = $2, rating_sum = $3, rating_avg = $4, rating_bayes = $5 WHERE tour_id = $1
-                """)
-            update.binds.append(change.tourId)
-            update.binds.append(Int32(rating.count))
-            update.binds.append(Int32(rating.sum))
-            update.binds.append(rating.average)
-            update.binds.append(rating.bayesian)
-            try await connection.query(update, logger: connection.logger)
+            try await connection.query("""
+                UPDATE \(unescaped: t("tour_search")) SET rating_count = \(Int32(rating.count)), rating_sum = \(Int32(rating.sum)),
+                    rating_avg = \(rating.average), rating_bayes = \(rating.bayesian) WHERE tour_id = \(change.tourId)
+                """, logger: connection.logger)
             return
         }
-        try await connection.query(PostgresQuery(unsafeSQL: createPending(t, postgres: true)), logger: connection.logger)
-        var pending = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("tour_rating_pending")) (tour_id, rating_count, rating_sum) VALUES ($1, $2, $3)
-            ON CONFLICT (tour_id) DO UPDATE SET rating_count = \(t("tour_rating_pending")).rating_count + excluded.rating_count,
-                rating_sum = \(t("tour_rating_pending")).rating_sum + excluded.rating_sum
-            """)
-        pending.binds.append(change.tourId)
-        pending.binds.append(Int32(change.delta.count))
-        pending.binds.append(Int32(change.delta.sum))
-        try await connection.query(pending, logger: connection.logger)
+        try await connection.query("\(unescaped: createPending(t, postgres: true))", logger: connection.logger)
+        let pending = t("tour_rating_pending")
+        try await connection.query("""
+            INSERT INTO \(unescaped: pending) (tour_id, rating_count, rating_sum)
+            VALUES (\(change.tourId), \(Int32(change.delta.count)), \(Int32(change.delta.sum)))
+            ON CONFLICT (tour_id) DO UPDATE SET rating_count = \(unescaped: pending).rating_count + excluded.rating_count,
+                rating_sum = \(unescaped: pending).rating_sum + excluded.rating_sum
+            """, logger: connection.logger)
     }
 
     static func takePending(_ tourId: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws -> TourRating? {
-        try await connection.query(PostgresQuery(unsafeSQL: createPending(t, postgres: true)), logger: connection.logger)
-        var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(t("tour_rating_pending")) WHERE tour_id = $1 RETURNING rating_count, rating_sum")
-        delete.binds.append(tourId)
+        try await connection.query("\(unescaped: createPending(t, postgres: true))", logger: connection.logger)
+        let delete: PostgresQuery = "DELETE FROM \(unescaped: t("tour_rating_pending")) WHERE tour_id = \(tourId) RETURNING rating_count, rating_sum"
         for try await (count, sum) in try await connection.query(delete, logger: connection.logger).decode((Int32, Int32).self) {
             return TourRating(count: Int(count), sum: Int(sum))
         }
@@ -466,7 +457,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             "CREATE INDEX \(t.index("tour_search_start")) ON \(t("tour_search")) USING gist (start_geog)",
             DiscoveryRatingFold.createPending(t, postgres: true),
         ] {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
 
@@ -478,10 +469,8 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         if let rating = try DiscoveryRatingFold.change(event) { return try await DiscoveryRatingFold.apply(rating, connection, t) }
         if let (tour, delta) = try DiscoveryPopularityFold.change(event) {
-            var update = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_search")) SET popularity = popularity + $1 WHERE tour_id = $2")
-            update.binds.append(Int32(delta))
-            update.binds.append(tour)
-            try await connection.query(update, logger: connection.logger)
+            try await connection.query("UPDATE \(unescaped: t("tour_search")) SET popularity = popularity + \(Int32(delta)) WHERE tour_id = \(tour)",
+                                       logger: connection.logger)
             return
         }
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
@@ -489,24 +478,30 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
         case .none:
             return
         case .unlist(let id):
-            var query = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_search")) SET listed = false WHERE tour_id = $1")
-            query.binds.append(id)
-            try await connection.query(query, logger: connection.logger)
+            try await connection.query("UPDATE \(unescaped: t("tour_search")) SET listed = false WHERE tour_id = \(id)", logger: connection.logger)
         case .publish(let e):
-            var select = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(t("tour_search")) WHERE tour_id = $1")
-            select.binds.append(e.tourId)
+            let select: PostgresQuery = "SELECT \(unescaped: Self.columns) FROM \(unescaped: t("tour_search")) WHERE tour_id = \(e.tourId)"
             var existing: PublishedTour?
             for try await found in try await connection.query(select, logger: connection.logger) { existing = try Self.hit(found) }
             let row = DiscoveryFold.row(e, existing: existing, pending: try await DiscoveryRatingFold.takePending(e.tourId, connection, t))
             let text = row.searchText
-            var query = PostgresQuery(unsafeSQL: """
-                INSERT INTO \(t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
+            let summary = String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self)
+            let document = String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self)
+            let newTerms = row.vocabulary
+            let details = row.details
+            let query: PostgresQuery = """
+                INSERT INTO \(unescaped: t("tour_search")) (tour_id, guide_id, listed, title, destination_id, theme_mask, languages, price_minor,
                     currency, estimated_minutes, mode, start_lat, start_lng, start_geog, rating_count, rating_sum, rating_avg,
                     rating_bayes, popularity, first_published_at_us, published_at_us, search, summary, document, words)
-                VALUES ($1, $2, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-                    ST_SetSRID(ST_MakePoint($12, $11), 4326)::geography, $13, $14, $15, $16, $17, $18, $19,
-                    setweight(to_tsvector('simple', $20), 'A') || setweight(to_tsvector('simple', $21), 'B')
-                        || setweight(to_tsvector('simple', $22), 'C'), $23, $24, $25)
+                VALUES (\(row.tourId), \(row.guideId), true, \(details.title), \(details.destinationId), \(DiscoveryFilter.mask(details.themes)),
+                    \(row.languageList), \(details.price.amountMinor), \(details.price.currency.code), \(Int32(details.estimatedMinutes)),
+                    \(details.mode.rawValue), \(row.start.lat), \(row.start.lng),
+                    ST_SetSRID(ST_MakePoint(\(row.start.lng), \(row.start.lat)), 4326)::geography, \(Int32(row.rating.count)),
+                    \(Int32(row.rating.sum)), \(row.rating.average), \(row.rating.bayesian), \(Int32(row.popularity)),
+                    \(row.firstPublishedAt.microsecondsSince1970), \(row.publishedAt.microsecondsSince1970),
+                    setweight(to_tsvector('simple', \(text.title)), 'A') || setweight(to_tsvector('simple', \(text.stops)), 'B')
+                        || setweight(to_tsvector('simple', \(text.description)), 'C'), \(summary), \(document),
+                    \(DiscoveryText.wordList(newTerms)))
                 ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, listed = true, title = excluded.title,
                     destination_id = excluded.destination_id, theme_mask = excluded.theme_mask, languages = excluded.languages,
                     price_minor = excluded.price_minor, currency = excluded.currency, estimated_minutes = excluded.estimated_minutes,
@@ -514,36 +509,9 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
                     start_geog = excluded.start_geog, rating_count = excluded.rating_count, rating_sum = excluded.rating_sum,
                     rating_avg = excluded.rating_avg, rating_bayes = excluded.rating_bayes, published_at_us = excluded.published_at_us,
                     search = excluded.search, summary = excluded.summary, document = excluded.document, words = excluded.words
-                """)
-            query.binds.append(row.tourId)
-            query.binds.append(row.guideId)
-            query.binds.append(row.details.title)
-            query.binds.append(row.details.destinationId)
-            query.binds.append(DiscoveryFilter.mask(row.details.themes))
-            query.binds.append(row.languageList)
-            query.binds.append(row.details.price.amountMinor)
-            query.binds.append(row.details.price.currency.code)
-            query.binds.append(Int32(row.details.estimatedMinutes))
-            query.binds.append(row.details.mode.rawValue)
-            query.binds.append(row.start.lat)
-            query.binds.append(row.start.lng)
-            query.binds.append(Int32(row.rating.count))
-            query.binds.append(Int32(row.rating.sum))
-            query.binds.append(row.rating.average)
-            query.binds.append(row.rating.bayesian)
-            query.binds.append(Int32(row.popularity))
-            query.binds.append(row.firstPublishedAt.microsecondsSince1970)
-            query.binds.append(row.publishedAt.microsecondsSince1970)
-            query.binds.append(text.title)
-            query.binds.append(text.stops)
-            query.binds.append(text.description)
-            query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.summary), as: UTF8.self))
-            query.binds.append(String(decoding: try PublishedTour.encoder.encode(row.document), as: UTF8.self))
-            let newTerms = row.vocabulary
-            query.binds.append(DiscoveryText.wordList(newTerms))
+                """
             // The previous revision's words (before the upsert replaces them).
-            var previous = PostgresQuery(unsafeSQL: "SELECT words FROM \(t("tour_search")) WHERE tour_id = $1")
-            previous.binds.append(row.tourId)
+            let previous: PostgresQuery = "SELECT words FROM \(unescaped: t("tour_search")) WHERE tour_id = \(row.tourId)"
             var oldTerms: Set<String> = []
             for try await (words) in try await connection.query(previous, logger: connection.logger).decode(String.self) {
                 oldTerms = DiscoveryText.vocabulary(wordList: words)
@@ -551,17 +519,14 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             try await connection.query(query, logger: connection.logger)
             let removed = oldTerms.subtracting(newTerms).sorted(), added = newTerms.subtracting(oldTerms).sorted()
             if !removed.isEmpty {
-                var update = PostgresQuery(unsafeSQL: "UPDATE \(t("tour_terms")) SET docs = docs - 1 WHERE term = ANY($1)")
-                update.binds.append(removed)
-                try await connection.query(update, logger: connection.logger)
+                try await connection.query("UPDATE \(unescaped: t("tour_terms")) SET docs = docs - 1 WHERE term = ANY(\(removed))",
+                                           logger: connection.logger)
             }
             if !added.isEmpty {
-                var insert = PostgresQuery(unsafeSQL: """
-                    INSERT INTO \(t("tour_terms")) (term, docs) SELECT unnest($1::text[]), 1
-                    ON CONFLICT (term) DO UPDATE SET docs = \(t("tour_terms")).docs + 1
-                    """)
-                insert.binds.append(added)
-                try await connection.query(insert, logger: connection.logger)
+                try await connection.query("""
+                    INSERT INTO \(unescaped: t("tour_terms")) (term, docs) SELECT unnest(\(added)::text[]), 1
+                    ON CONFLICT (term) DO UPDATE SET docs = \(unescaped: t("tour_terms")).docs + 1
+                    """, logger: connection.logger)
             }
         }
     }

@@ -44,6 +44,12 @@ public struct TourCatalog: Sendable {
         broadThreshold = broadQueryMatches
     }
 
+    /// The rows of `query` on PostgreSQL (the backend when there is no SQLite database).
+    private func postgresRows(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        guard let postgres else { preconditionFailure("TourCatalog has neither a SQLite nor a PostgreSQL database") }
+        return try await postgres.client.query(query, logger: postgres.logger)
+    }
+
     /// The same catalog with another broad-query threshold (tests).
     public func withBroadQueryMatches(_ matches: Int) -> TourCatalog {
         TourCatalog(sqlite: sqlite, postgres: postgres, broadQueryMatches: matches)
@@ -59,10 +65,11 @@ public struct TourCatalog: Sendable {
                     .map(SQLiteDiscoveryProjection.tour)
             }
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns), document FROM tour_search WHERE tour_id = $1"
-            + (includeUnlisted ? "" : " AND listed"))
-        query.binds.append(id)
-        for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
+        let listed = includeUnlisted ? "" : " AND listed"
+        let query: PostgresQuery = """
+            SELECT \(unescaped: PostgresDiscoveryProjection.columns), document FROM tour_search WHERE tour_id = \(id)\(unescaped: listed)
+            """
+        for try await row in try await postgresRows(query) {
             return try PostgresDiscoveryProjection.tour(row)
         }
         return nil
@@ -78,7 +85,7 @@ public struct TourCatalog: Sendable {
             }
         }
         var result: [Int64: Int] = [:]
-        for try await (destination, total) in try await postgres!.client.query(PostgresQuery(unsafeSQL: sql), logger: postgres!.logger)
+        for try await (destination, total) in try await postgresRows("\(unescaped: sql)")
             .decode((Int64, Int64).self) {
             result[destination] = Int(total)
         }
@@ -108,15 +115,12 @@ public struct TourCatalog: Sendable {
                 return best
             }
         }
-        var query = PostgresQuery(unsafeSQL: """
-            SELECT least((SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= $1 AND term < $2),
-                         coalesce((SELECT min(coalesce(t.docs, 0)) FROM unnest($3::text[]) u(term) LEFT JOIN tour_terms t ON t.term = u.term),
+        let query: PostgresQuery = """
+            SELECT least((SELECT coalesce(sum(docs), 0) FROM tour_terms WHERE term >= \(last) AND term < \(upper)),
+                         coalesce((SELECT min(coalesce(t.docs, 0)) FROM unnest(\(exact)::text[]) u(term) LEFT JOIN tour_terms t ON t.term = u.term),
                                   2147483647))::bigint
-            """)
-        query.binds.append(last)
-        query.binds.append(upper)
-        query.binds.append(exact)
-        for try await (count) in try await postgres!.client.query(query, logger: postgres!.logger).decode(Int64.self) { return Int(count) }
+            """
+        for try await (count) in try await postgresRows(query).decode(Int64.self) { return Int(count) }
         return 0
     }
 
@@ -225,7 +229,7 @@ public struct TourCatalog: Sendable {
             }
         }
         var markers: [TourMarker] = []
-        for try await row in try await postgres!.client.query(sql.postgresQuery(text), logger: postgres!.logger) {
+        for try await row in try await postgresRows(sql.postgresQuery(text)) {
             let (id, title, lat, lng) = try row.decode((UUID, String, Double, Double).self)
             markers.append(TourMarker(tourId: id, title: title, start: LatLng(lat: lat, lng: lng)))
         }
@@ -252,7 +256,7 @@ public struct TourCatalog: Sendable {
         builder.binds = binds
         var rows: [FetchedRow] = []
         var count = 0
-        for try await row in try await postgres!.client.query(builder.postgresQuery(text), logger: postgres!.logger) {
+        for try await row in try await postgresRows(builder.postgresQuery(text)) {
             count += 1
             guard count <= decode else { continue }
             let columns = row.makeRandomAccess()
@@ -396,9 +400,8 @@ extension TourCatalog {
             for tour in tours { result[tour.tourId] = tour }
             return result
         }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresDiscoveryProjection.columns) FROM tour_search WHERE listed AND tour_id = ANY($1)")
-        query.binds.append(ids)
-        for try await row in try await postgres!.client.query(query, logger: postgres!.logger) {
+        let query: PostgresQuery = "SELECT \(unescaped: PostgresDiscoveryProjection.columns) FROM tour_search WHERE listed AND tour_id = ANY(\(ids))"
+        for try await row in try await postgresRows(query) {
             let tour = try PostgresDiscoveryProjection.hit(row)
             result[tour.tourId] = tour
         }

@@ -160,18 +160,20 @@ enum GuideAccountFold {
     }
 }
 
-/// Reads of `guide_accounts`, whichever backend.
+/// Reads of `guide_accounts` (the `waypoint.auth` consumer's table), on the store the configuration chose
+/// (``SQLiteGuideAccountStore``, ``PostgresGuideAccountStore``).
 public struct GuideAccounts: Sendable {
-    let sqlite: SQLiteServiceDatabase?
-    let postgres: PostgresServiceDatabase?
+    let store: any GuideAccountStore
 
-    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
-        self.sqlite = sqlite
-        self.postgres = postgres
+    /// The reads of `store`.
+    public init(store: any GuideAccountStore) {
+        self.store = store
     }
 
+    /// The reads of `storage`'s database.
     public init(storage: ServiceStorage) {
-        self.init(sqlite: storage.sqlite, postgres: storage.postgres)
+        self.init(store: storage.backend(sqlite: { database -> any GuideAccountStore in SQLiteGuideAccountStore(database: database) },
+                                         postgres: { database -> any GuideAccountStore in PostgresGuideAccountStore(database: database) }))
     }
 
     /// One account, or nil when `waypoint.auth` never mentioned it (or the consumer has not created its table yet).
@@ -183,44 +185,11 @@ public struct GuideAccounts: Sendable {
     public func accounts(_ ids: [UUID]) async throws -> [UUID: GuideAccount] {
         let ids = Array(Set(ids))
         guard !ids.isEmpty else { return [:] }
-        if let sqlite {
-            return try await sqlite.read { db in
-                guard try db.tableExists("guide_accounts") else { return [:] }
-                let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM guide_accounts WHERE user_id IN (\(marks))",
-                                            arguments: StatementArguments(ids.map { $0.uuidString.lowercased() }))
-                return Dictionary(uniqueKeysWithValues: rows.map(SQLiteGuideAccountsHandler.row).map { ($0.userId, $0) })
-            }
-        }
-        guard let postgres else { return [:] }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresGuideAccountsHandler.columns) FROM guide_accounts WHERE user_id = ANY($1)")
-        query.binds.append(ids)
-        var result: [UUID: GuideAccount] = [:]
-        do {
-            for try await row in try await postgres.client.query(query, logger: postgres.logger) {
-                let account = try PostgresGuideAccountsHandler.row(row)
-                result[account.userId] = account
-            }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
-            return [:]  // undefined_table: the consumer has not prepared its table yet
-        }
-        return result
+        return try await store.accounts(ids)
     }
 
     /// Every row, by user id (operators, tests).
     public func all() async throws -> [GuideAccount] {
-        if let sqlite {
-            return try await sqlite.read { db in
-                guard try db.tableExists("guide_accounts") else { return [] }
-                return try Row.fetchAll(db, sql: "SELECT * FROM guide_accounts ORDER BY user_id").map(SQLiteGuideAccountsHandler.row)
-            }
-        }
-        guard let postgres else { return [] }
-        var result: [GuideAccount] = []
-        let query = PostgresQuery(unsafeSQL: "SELECT \(PostgresGuideAccountsHandler.columns) FROM guide_accounts ORDER BY user_id::text")
-        for try await row in try await postgres.client.query(query, logger: postgres.logger) {
-            result.append(try PostgresGuideAccountsHandler.row(row))
-        }
-        return result
+        try await store.all()
     }
 }

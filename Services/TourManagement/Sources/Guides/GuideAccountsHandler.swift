@@ -75,33 +75,20 @@ public struct PostgresGuideAccountsHandler: PostgresEventHandler {
     public func handle(_ event: PublishedEvent, _ connection: PostgresConnection) async throws {
         guard let decoded = try AuthAccountEvent.decode(event) else { return }
         var current: GuideAccount?
-        let select = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM guide_accounts WHERE user_id = $1",
-                                   binds: try Self.binds(decoded.userId))
+        let select: PostgresQuery = "SELECT \(unescaped: Self.columns) FROM guide_accounts WHERE user_id = \(decoded.userId)"
         for try await row in try await connection.query(select, logger: connection.logger) { current = try Self.row(row) }
         let (row, effect) = GuideAccountFold.apply(decoded, to: current)
         if let row {
-            var upsert = PostgresQuery(unsafeSQL: """
-                INSERT INTO guide_accounts (\(Self.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            try await connection.query("""
+                INSERT INTO guide_accounts (\(unescaped: Self.columns))
+                VALUES (\(row.userId), \(row.role?.rawValue), \(row.grantedRolesText), \(row.status.rawValue), \(Int32(row.profileVersion)),
+                    \(row.profileUpdatedAt), \(row.updatedAt))
                 ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, granted_roles = excluded.granted_roles,
                     status = excluded.status, profile_version = excluded.profile_version,
                     profile_updated_at = excluded.profile_updated_at, updated_at = excluded.updated_at
-                """)
-            upsert.binds.append(row.userId)
-            upsert.binds.append(row.role?.rawValue)
-            upsert.binds.append(row.grantedRolesText)
-            upsert.binds.append(row.status.rawValue)
-            upsert.binds.append(Int32(row.profileVersion))
-            upsert.binds.append(row.profileUpdatedAt)
-            upsert.binds.append(row.updatedAt)
-            try await connection.query(upsert, logger: connection.logger)
+                """, logger: connection.logger)
         }
         profiles?.apply(effect, to: decoded.userId)
-    }
-
-    private static func binds(_ id: UUID) throws -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(id)
-        return binds
     }
 
     static func row(_ row: PostgresRow) throws -> GuideAccount {

@@ -57,19 +57,9 @@ public struct MediaCatalogCorruption: Error, CustomStringConvertible {
 public struct SQLiteMediaCatalog: MediaCatalog {
     let database: SQLiteServiceDatabase
 
-    public init(database: SQLiteServiceDatabase) async throws {
+    /// The catalog over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: SQLiteServiceDatabase) {
         self.database = database
-        try await database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS media (
-                    sha256 TEXT PRIMARY KEY NOT NULL, kind TEXT NOT NULL, content_type TEXT NOT NULL, size INTEGER NOT NULL,
-                    uploaded_at DATETIME NOT NULL, uploaded_by TEXT NOT NULL, referenced_at DATETIME);
-                CREATE INDEX IF NOT EXISTS media_unreferenced ON media (uploaded_at) WHERE referenced_at IS NULL;
-                """)
-            if try !db.columns(in: "media").contains(where: { $0.name == "unreferenced_since" }) {
-                try db.execute(sql: "ALTER TABLE media ADD COLUMN unreferenced_since DATETIME")
-            }
-        }
     }
 
     static let columns = "sha256, kind, content_type, size, uploaded_at, uploaded_by, referenced_at"
@@ -164,17 +154,9 @@ public struct SQLiteMediaCatalog: MediaCatalog {
 public struct PostgresMediaCatalog: MediaCatalog {
     let database: PostgresServiceDatabase
 
-    public init(database: PostgresServiceDatabase) async throws {
+    /// The catalog over `database`, whose table ``TourManagementMigrations`` created.
+    public init(database: PostgresServiceDatabase) {
         self.database = database
-        try await database.client.query("""
-            CREATE TABLE IF NOT EXISTS media (
-                sha256 text PRIMARY KEY, kind text NOT NULL, content_type text NOT NULL, size bigint NOT NULL,
-                uploaded_at timestamptz NOT NULL, uploaded_by text NOT NULL, referenced_at timestamptz)
-            """, logger: database.logger)
-        try await database.client.query(
-            "CREATE INDEX IF NOT EXISTS media_unreferenced ON media (uploaded_at) WHERE referenced_at IS NULL",
-            logger: database.logger)
-        try await database.client.query("ALTER TABLE media ADD COLUMN IF NOT EXISTS unreferenced_since timestamptz", logger: database.logger)
     }
 
     typealias Columns = (String, String, String, Int64, Date, String, Date?)

@@ -41,14 +41,9 @@ public final class MediaStore: Sendable {
     }
 
     /// The store of a service: files under `<data dir>/media`, the catalog on the storage's backend.
-    public static func open(_ storage: ServiceStorage, unreferencedLifetime: TimeInterval = 24 * 3600) async throws -> MediaStore {
-        let catalog: any MediaCatalog = if let sqlite = storage.sqlite {
-            try await SQLiteMediaCatalog(database: sqlite)
-        } else {
-            try await PostgresMediaCatalog(database: storage.postgres!)
-        }
-        return try MediaStore(root: directory(dataDirectory: storage.settings.dataDirectory), catalog: catalog,
-                              unreferencedLifetime: unreferencedLifetime)
+    public static func open(_ stores: TourManagementStores, unreferencedLifetime: TimeInterval = 24 * 3600) throws -> MediaStore {
+        try MediaStore(root: directory(dataDirectory: stores.storage.settings.dataDirectory), catalog: stores.mediaCatalog,
+                       unreferencedLifetime: unreferencedLifetime)
     }
 
     var objectsDirectory: URL { root.appendingPathComponent("sha256", isDirectory: true) }

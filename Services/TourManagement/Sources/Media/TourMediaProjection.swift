@@ -98,32 +98,26 @@ public struct PostgresTourMediaProjection: PostgresProjection {
             "CREATE TABLE \(t("tour_media_refs")) (tour_id uuid NOT NULL, sha256 text NOT NULL, PRIMARY KEY (tour_id, sha256))",
             "CREATE INDEX \(t.index("tour_media_refs_sha256")) ON \(t("tour_media_refs")) (sha256)",
         ] {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         guard let decoded = try TourAggregate.eventTypes.decode(event) else { return }
         let id = TourMediaState.tourId(decoded)
-        var select = PostgresQuery(unsafeSQL: "SELECT state FROM \(t("tour_media_state")) WHERE tour_id = $1")
-        select.binds.append(id)
+        let select: PostgresQuery = "SELECT state FROM \(unescaped: t("tour_media_state")) WHERE tour_id = \(id)"
         var stored: String?
         for try await (text) in try await connection.query(select, logger: connection.logger).decode(String.self) { stored = text }
         guard let state = TourMediaState.fold(try TourMediaState.decoded(stored), decoded) else { return }
-        var upsert = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("tour_media_state")) (tour_id, state) VALUES ($1, $2) ON CONFLICT (tour_id) DO UPDATE SET state = excluded.state
-            """)
-        upsert.binds.append(id)
-        upsert.binds.append(try TourMediaState.encoded(state))
-        try await connection.query(upsert, logger: connection.logger)
-        var delete = PostgresQuery(unsafeSQL: "DELETE FROM \(t("tour_media_refs")) WHERE tour_id = $1")
-        delete.binds.append(id)
-        try await connection.query(delete, logger: connection.logger)
+        let encoded = try TourMediaState.encoded(state)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("tour_media_state")) (tour_id, state) VALUES (\(id), \(encoded))
+            ON CONFLICT (tour_id) DO UPDATE SET state = excluded.state
+            """, logger: connection.logger)
+        try await connection.query("DELETE FROM \(unescaped: t("tour_media_refs")) WHERE tour_id = \(id)", logger: connection.logger)
         let references = state.references.sorted()
         guard !references.isEmpty else { return }
-        var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(t("tour_media_refs")) (tour_id, sha256) SELECT $1, unnest($2::text[])")
-        insert.binds.append(id)
-        insert.binds.append(references)
-        try await connection.query(insert, logger: connection.logger)
+        try await connection.query("INSERT INTO \(unescaped: t("tour_media_refs")) (tour_id, sha256) SELECT \(id), unnest(\(references)::text[])",
+                                   logger: connection.logger)
     }
 }

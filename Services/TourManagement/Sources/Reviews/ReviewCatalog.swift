@@ -1,8 +1,6 @@
 import Contracts
 import EventSourcing
 import Foundation
-import GRDB
-import PostgresNIO
 import ServiceKit
 
 /// A tour's visible ratings: how many of each star, and what lists and sorts show.
@@ -40,22 +38,20 @@ public struct PageCursor: Sendable, Hashable, Codable {
     }
 }
 
-/// Reads of the `reviews` read model, whichever backend. It trails the log by the projection's poll interval; commands
-/// decide on the review streams, never on this.
+/// Reads of the `reviews` read model, on the store the composition root chose (``SQLiteReviewReadStore``,
+/// ``PostgresReviewReadStore``). It trails the log by the projection's poll interval; commands decide on the review
+/// streams, never on this.
 public struct ReviewCatalog: Sendable {
-    let sqlite: SQLiteServiceDatabase?
-    let postgres: PostgresServiceDatabase?
+    let store: any ReviewReadStore
 
-    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
-        self.sqlite = sqlite
-        self.postgres = postgres
+    /// The catalog over `store`.
+    public init(store: any ReviewReadStore) {
+        self.store = store
     }
 
     /// Visible reviews of `tour`, newest first (ties by review id), after `cursor`.
     public func page(tour: UUID, after cursor: PageCursor?, limit: Int) async throws -> (rows: [ReviewRow], next: PageCursor?) {
-        let rows = try await rows(
-            sqlite: "tour_id = ? AND visible = 1", postgres: "tour_id = $1 AND visible", order: "posted_at_us DESC, review_id",
-            key: "posted_at_us", descending: true, value: tour, cursor: cursor, limit: limit + 1)
+        let rows = try await store.rows(.visible(tour: tour), after: cursor, limit: limit + 1)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { PageCursor(key: $0.postedAt.microsecondsSince1970, id: $0.reviewId) } : nil
         return (page, next)
@@ -63,9 +59,7 @@ public struct ReviewCatalog: Sendable {
 
     /// Reported reviews still visible, the longest waiting first.
     public func moderationQueue(after cursor: PageCursor?, limit: Int) async throws -> (rows: [ReviewRow], next: PageCursor?) {
-        let rows = try await rows(
-            sqlite: "awaits_moderation = 1", postgres: "awaits_moderation", order: "reported_at_us, review_id",
-            key: "reported_at_us", descending: false, value: nil, cursor: cursor, limit: limit + 1)
+        let rows = try await store.rows(.awaitingModeration, after: cursor, limit: limit + 1)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit
             ? page.last.map { PageCursor(key: $0.firstReportedAt?.microsecondsSince1970 ?? 0, id: $0.reviewId) } : nil
@@ -74,64 +68,16 @@ public struct ReviewCatalog: Sendable {
 
     /// One review, visible or hidden.
     public func review(_ id: UUID) async throws -> ReviewRow? {
-        try await rows(sqlite: "review_id = ?", postgres: "review_id = $1", order: "review_id", key: nil, descending: false, value: id,
-                       cursor: nil, limit: 1).first
+        try await store.rows(.review(id), after: nil, limit: 1).first
     }
 
     /// Every review `user` wrote, visible or hidden.
     public func reviews(by user: UUID) async throws -> [ReviewRow] {
-        try await rows(sqlite: "user_id = ?", postgres: "user_id = $1", order: "posted_at_us, review_id", key: nil, descending: false,
-                       value: user, cursor: nil, limit: 100_000)
+        try await store.rows(.author(user), after: nil, limit: 100_000)
     }
 
     /// The visible ratings of `tour`.
     public func ratings(tour: UUID) async throws -> ReviewRatings {
-        let columns = ReviewFold.histogramColumns.joined(separator: ", ")
-        if let sqlite {
-            return try await sqlite.read { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM review_ratings WHERE tour_id = ?",
-                                                 arguments: [tour.uuidString.lowercased()]) else { return ReviewRatings() }
-                return ReviewRatings(histogram: (0..<5).map { row[$0] })
-            }
-        }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(columns) FROM review_ratings WHERE tour_id = $1")
-        query.binds.append(tour)
-        for try await (c1, c2, c3, c4, c5) in try await postgres!.client.query(query, logger: postgres!.logger)
-            .decode((Int32, Int32, Int32, Int32, Int32).self) {
-            return ReviewRatings(histogram: [c1, c2, c3, c4, c5].map(Int.init))
-        }
-        return ReviewRatings()
-    }
-
-    /// Rows matching `condition` (one `value` placeholder, or none), in `order`, after `cursor` on `key`.
-    private func rows(sqlite condition: String, postgres pgCondition: String, order: String, key: String?, descending: Bool, value: UUID?,
-                      cursor: PageCursor?, limit: Int) async throws -> [ReviewRow] {
-        if let sqlite {
-            var sql = "SELECT row FROM reviews WHERE \(condition)"
-            var arguments: StatementArguments = value.map { [$0.uuidString.lowercased()] } ?? []
-            if let key, let cursor {
-                sql += " AND (\(key) \(descending ? "<" : ">") ? OR (\(key) = ? AND review_id > ?))"
-                arguments += [cursor.key, cursor.key, cursor.id.uuidString.lowercased()]
-            }
-            sql += " ORDER BY \(order) LIMIT \(limit)"
-            let (statement, binds) = (sql, arguments)
-            return try await sqlite.read { db in try String.fetchAll(db, sql: statement, arguments: binds).map(ReviewFold.decode) }
-        }
-        var sql = "SELECT row FROM reviews WHERE \(pgCondition)"
-        var binds = PostgresBindings()
-        if let value { binds.append(value) }
-        if let key, let cursor {
-            let n = binds.count
-            sql += " AND (\(key) \(descending ? "<" : ">") $\(n + 1) OR (\(key) = $\(n + 1) AND review_id > $\(n + 2)))"
-            binds.append(cursor.key)
-            binds.append(cursor.id)
-        }
-        sql += " ORDER BY \(order) LIMIT \(limit)"
-        var result: [ReviewRow] = []
-        for try await (text) in try await postgres!.client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: postgres!.logger)
-            .decode(String.self) {
-            result.append(try ReviewFold.decode(text))
-        }
-        return result
+        try await store.ratings(tour: tour)
     }
 }

@@ -70,7 +70,9 @@ public struct ReviewCommands: Sendable {
     public init(storage: ServiceStorage, readModelTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init) {
         self.init(store: AnyEventStore(storage.store), keys: storage.personalDataKeys,
                   entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
-                  catalog: ReviewCatalog(sqlite: storage.sqlite, postgres: storage.postgres), checkpoints: storage.checkpoints,
+                  catalog: ReviewCatalog(store: storage.backend(sqlite: { database -> any ReviewReadStore in SQLiteReviewReadStore(database: database) },
+                                                                postgres: { database -> any ReviewReadStore in PostgresReviewReadStore(database: database) })),
+                  checkpoints: storage.checkpoints,
                   readModelTimeout: readModelTimeout, now: now)
     }
 

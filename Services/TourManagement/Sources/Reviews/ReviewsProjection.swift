@@ -164,44 +164,36 @@ public struct PostgresReviewsProjection: PostgresProjection {
                 count_4 int NOT NULL, count_5 int NOT NULL)
             """,
         ] {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         guard let decoded = try ReviewAggregate.eventTypes.decode(event) else { return }
         let id = ReviewFold.reviewId(decoded)
-        var select = PostgresQuery(unsafeSQL: "SELECT row FROM \(t("reviews")) WHERE review_id = $1")
-        select.binds.append(id)
         var existing: ReviewRow?
+        let select: PostgresQuery = "SELECT row FROM \(unescaped: t("reviews")) WHERE review_id = \(id)"
         for try await (text) in try await connection.query(select, logger: connection.logger).decode(String.self) {
             existing = try ReviewFold.decode(text)
         }
         guard let row = ReviewFold.fold(existing, decoded), row != existing else { return }
-        var upsert = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("reviews")) (review_id, tour_id, user_id, visible, awaits_moderation, posted_at_us, reported_at_us, row)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        let encoded = try ReviewFold.encode(row)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("reviews")) (review_id, tour_id, user_id, visible, awaits_moderation, posted_at_us, reported_at_us, row)
+            VALUES (\(id), \(row.tourId), \(row.userId), \(!row.hidden), \(row.awaitsModeration), \(row.postedAt.microsecondsSince1970),
+                \(row.firstReportedAt?.microsecondsSince1970), \(encoded))
             ON CONFLICT (review_id) DO UPDATE SET visible = excluded.visible, awaits_moderation = excluded.awaits_moderation,
                 posted_at_us = excluded.posted_at_us, reported_at_us = excluded.reported_at_us, row = excluded.row
-            """)
-        upsert.binds.append(id)
-        upsert.binds.append(row.tourId)
-        upsert.binds.append(row.userId)
-        upsert.binds.append(!row.hidden)
-        upsert.binds.append(row.awaitsModeration)
-        upsert.binds.append(row.postedAt.microsecondsSince1970)
-        upsert.binds.append(row.firstReportedAt?.microsecondsSince1970)
-        upsert.binds.append(try ReviewFold.encode(row))
-        try await connection.query(upsert, logger: connection.logger)
+            """, logger: connection.logger)
         let delta = ReviewFold.histogramDelta(from: existing, to: row)
         guard delta.contains(where: { $0 != 0 }) else { return }
         let columns = ReviewFold.histogramColumns
-        var ratings = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("review_ratings")) (tour_id, \(columns.joined(separator: ", "))) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (tour_id) DO UPDATE SET \(columns.map { "\($0) = \(t("review_ratings")).\($0) + excluded.\($0)" }.joined(separator: ", "))
-            """)
-        ratings.binds.append(row.tourId)
-        for value in delta { ratings.binds.append(Int32(value)) }
-        try await connection.query(ratings, logger: connection.logger)
+        let counts = delta.map { Int32($0) }
+        let updates = columns.map { "\($0) = \(t("review_ratings")).\($0) + excluded.\($0)" }.joined(separator: ", ")
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("review_ratings")) (tour_id, \(unescaped: columns.joined(separator: ", ")))
+            VALUES (\(row.tourId), \(counts[0]), \(counts[1]), \(counts[2]), \(counts[3]), \(counts[4]))
+            ON CONFLICT (tour_id) DO UPDATE SET \(unescaped: updates)
+            """, logger: connection.logger)
     }
 }

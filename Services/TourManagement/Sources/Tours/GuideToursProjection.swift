@@ -140,7 +140,7 @@ public struct PostgresGuideToursProjection: PostgresProjection {
             "CREATE INDEX \(t.index("guide_tours_by_guide")) ON \(t("guide_tours")) (guide_id, last_changed_at)",
             "CREATE INDEX \(t.index("guide_tours_by_status")) ON \(t("guide_tours")) (status, last_changed_at)",
         ] {
-            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: connection.logger)
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
 
@@ -150,8 +150,7 @@ public struct PostgresGuideToursProjection: PostgresProjection {
         case .insert(let row):
             try await Self.write(row, connection, t)
         case .update(let id, let change):
-            var select = PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM \(t("guide_tours")) WHERE tour_id = $1")
-            select.binds.append(id)
+            let select: PostgresQuery = "SELECT \(unescaped: Self.columns) FROM \(unescaped: t("guide_tours")) WHERE tour_id = \(id)"
             var found: GuideTourRow?
             for try await row in try await connection.query(select, logger: connection.logger) { found = try Self.row(row) }
             guard var row = found else { return }
@@ -163,23 +162,15 @@ public struct PostgresGuideToursProjection: PostgresProjection {
     static let columns = "tour_id, guide_id, title, destination_id, status, revision, changed_since_publish, last_changed_at, published_at"
 
     static func write(_ row: GuideTourRow, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        var query = PostgresQuery(unsafeSQL: """
-            INSERT INTO \(t("guide_tours")) (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("guide_tours")) (\(unescaped: columns))
+            VALUES (\(row.tourId), \(row.guideId), \(row.title), \(row.destinationId), \(row.status.rawValue), \(Int32(row.revision)),
+                \(row.changedSincePublish), \(row.lastChangedAt), \(row.publishedAt))
             ON CONFLICT (tour_id) DO UPDATE SET guide_id = excluded.guide_id, title = excluded.title,
                 destination_id = excluded.destination_id, status = excluded.status, revision = excluded.revision,
                 changed_since_publish = excluded.changed_since_publish, last_changed_at = excluded.last_changed_at,
                 published_at = excluded.published_at
-            """)
-        query.binds.append(row.tourId)
-        query.binds.append(row.guideId)
-        query.binds.append(row.title)
-        query.binds.append(row.destinationId)
-        query.binds.append(row.status.rawValue)
-        query.binds.append(Int32(row.revision))
-        query.binds.append(row.changedSincePublish)
-        query.binds.append(row.lastChangedAt)
-        query.binds.append(row.publishedAt)
-        try await connection.query(query, logger: connection.logger)
+            """, logger: connection.logger)
     }
 
     static func row(_ row: PostgresRow) throws -> GuideTourRow {
@@ -214,10 +205,15 @@ public struct GuideTours: Sendable {
             }
         }
         guard let postgres else { return [] }
-        var query = PostgresQuery(unsafeSQL: "SELECT \(PostgresGuideToursProjection.columns) FROM guide_tours WHERE \(condition) = $1"
-            + (olderThan == nil ? "" : " AND last_changed_at < $2") + " ORDER BY last_changed_at DESC")
-        if condition == "guide_id" { query.binds.append(UUID(uuidString: value)) } else { query.binds.append(value) }
-        if let olderThan { query.binds.append(olderThan) }
+        let columns = PostgresGuideToursProjection.columns
+        // Without `olderThan` the cutoff is NULL and the condition holds for every row.
+        let query: PostgresQuery = condition == "guide_id" ? """
+            SELECT \(unescaped: columns) FROM guide_tours WHERE guide_id = \(UUID(uuidString: value))
+                AND (\(olderThan)::timestamptz IS NULL OR last_changed_at < \(olderThan)) ORDER BY last_changed_at DESC
+            """ : """
+            SELECT \(unescaped: columns) FROM guide_tours WHERE \(unescaped: condition) = \(value)
+                AND (\(olderThan)::timestamptz IS NULL OR last_changed_at < \(olderThan)) ORDER BY last_changed_at DESC
+            """
         var result: [GuideTourRow] = []
         for try await row in try await postgres.client.query(query, logger: postgres.logger) {
             result.append(try PostgresGuideToursProjection.row(row))
