@@ -33,7 +33,7 @@ struct CatalogueCacheHeadersTests {
             #expect(refused.status >= 400 && refused.headers[Self.position] == nil, "a refused write changed nothing")
 
             // Once the read model shows the tour, the answer says so by its position.
-            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(10))
+            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(30))
             #expect(!listed.isEmpty)
             let list = try await DiscoveryRoutesTests.get(client, "/v1/tours?destinationId=2773300")
             #expect(list.headers[Self.tag] == CatalogueCacheTags.tours)

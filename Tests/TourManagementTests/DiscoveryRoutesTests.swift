@@ -34,7 +34,7 @@ struct DiscoveryRoutesTests {
             }
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
 
-            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(10))
+            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(30))
             let summary = try #require((listed["tours"] as? [[String: Any]])?.first)
             #expect(summary["id"] as? String == id)
             #expect((summary["destination"] as? [String: Any])?["name"] as? String == "Krems an der Donau")
@@ -84,7 +84,7 @@ struct DiscoveryRoutesTests {
 
             // Unpublishing removes it from discovery.
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
-            _ = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 0, under: "tours", timeout: .seconds(10))
+            _ = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 0, under: "tours", timeout: .seconds(30))
             #expect(try await Self.get(client, "/v1/tours/\(id)").status == 404)
         }
     }
@@ -105,12 +105,12 @@ struct DiscoveryRoutesTests {
                     #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
                 }
                 #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
-                let listed = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(10))
+                let listed = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
                 // The consumer may still be catching up with auth's feed: wait for the name.
                 func name(_ detail: [String: Any]) -> String? {
                     ((detail["tour"] as? [String: Any])?["guide"] as? [String: Any])?["name"] as? String
                 }
-                let detail = try await client.waitForJSON("/v1/tours/\(id)", timeout: .seconds(10), "the tour names its guide") { name($0) != nil }
+                let detail = try await client.waitForJSON("/v1/tours/\(id)", timeout: .seconds(30), "the tour names its guide") { name($0) != nil }
                 #expect(name(detail) == "Anna Gruber")
                 #expect((((listed["tours"] as? [[String: Any]])?.first?["guide"]) as? [String: Any])?["id"] as? String == Authoring.guide)
                 let list = try await Self.get(client, "/v1/tours")

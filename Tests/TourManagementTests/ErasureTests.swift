@@ -26,18 +26,18 @@ struct ErasureTests {
                 func reviews() async throws -> [[String: Any]] {
                     try await Authoring.send(client, .get, "/v1/tours/\(id)/reviews", token: traveller).json["reviews"] as? [[String: Any]] ?? []
                 }
-                try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) { try await reviews().isEmpty == false }
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) { try await reviews().isEmpty == false }
                 #expect(try await reviews().first?["text"] as? String == "Wonderful walk.")
 
                 try await auth.append(UserErased(userId: travellerId, erasedAt: Date()))
                 var remaining = 1
-                try await eventually(timeout: .seconds(20), interval: .milliseconds(50)) {
+                try await eventually(timeout: .seconds(60), interval: .milliseconds(50)) {
                     remaining = try await reviews().count
                     return remaining == 0
                 }
                 #expect(remaining == 0, "the erased traveller's review is hidden")
                 var count = -1
-                try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) {
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
                     let summary = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller).json["tour"] as? [String: Any]
                     count = (summary?["rating"] as? [String: Any])?["count"] as? Int ?? -1
                     return count == 0

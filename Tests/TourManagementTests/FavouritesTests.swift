@@ -13,7 +13,7 @@ struct FavouritesTests {
 
     /// Waits until discovery (running in the background; its tables may not exist yet) lists `tours`.
     static func waitForListing(_ h: ReviewHarness, _ tours: [UUID]) async throws {
-        try await waitUntil("discovery lists \(tours.count) tours", interval: .milliseconds(10)) {
+        try await waitUntil("discovery lists \(tours.count) tours", timeout: .seconds(20), interval: .milliseconds(10)) {
             for tour in tours where (try? await h.catalog.tour(tour)) == nil { return false }
             return true
         }
@@ -64,7 +64,7 @@ struct FavouritesTests {
 
             // Unpublished: still listed, unavailable, without a summary.
             try await h.unpublish(tour: tours[1])
-            _ = try await client.waitForJSON("/v1/me/favourites", token: token) {
+            _ = try await client.waitForJSON("/v1/me/favourites", token: token, timeout: .seconds(20)) {
                 (($0["favourites"] as? [[String: Any]]) ?? []).contains { $0["available"] as? Bool == false }
             }
             let withdrawn = try #require((try await App.send(client, .get, "/v1/me/favourites", token: token).json["favourites"] as? [[String: Any]])?

@@ -153,7 +153,7 @@ struct OfflineBundleTests {
                                              token: guide).status == 200)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
             var version = 0
-            try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) {
+            try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
                 version = try await storage.store.readStream("bundle-\(id)").count
                 return version == 2
             }

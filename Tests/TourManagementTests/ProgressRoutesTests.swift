@@ -25,7 +25,7 @@ struct ProgressRoutesTests {
         }
         let published = try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide)
         let stops = (published.json["stops"] as? [[String: Any]] ?? []).compactMap { $0["stopId"] as? String }.map { $0.lowercased() }
-        _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(10))
+        _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
         return (id, stops)
     }
 
@@ -37,7 +37,7 @@ struct ProgressRoutesTests {
     }
 
     static func entitled(_ client: any TestClientProtocol, _ id: String, token: String) async throws -> [String: Any] {
-        try await client.waitForJSON("/v1/tours/\(id)", token: token, timeout: .seconds(10), "the detail says entitled") {
+        try await client.waitForJSON("/v1/tours/\(id)", token: token, timeout: .seconds(30), "the detail says entitled") {
             $0["entitled"] as? Bool == true
         }
     }
@@ -103,7 +103,7 @@ struct ProgressRoutesTests {
             // The guide unpublishes: the owner keeps the tour, everyone else no longer finds it.
             let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
-            _ = try await client.waitForJSON("/v1/tours", listing: 0, under: "tours", timeout: .seconds(10))
+            _ = try await client.waitForJSON("/v1/tours", listing: 0, under: "tours", timeout: .seconds(30))
             let stranger = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .traveller)
             #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)", token: stranger).status == 404)
             let kept = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller)
@@ -123,7 +123,7 @@ struct ProgressRoutesTests {
                 #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
             }
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
-            _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(10))
+            _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
             let admin = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .admin)
             #expect(try await Authoring.send(client, .put, "/v1/admin/exchange-rates", #"{"rates":{"USD":"1.1","JPY":"160"}}"#, token: admin).status == 200)
             let list = try await DiscoveryRoutesTests.get(client, "/v1/tours?currency=JPY")

@@ -45,7 +45,7 @@ enum ReviewApp {
     /// Waits until the entitlements read model (running in the background; its table may not exist yet) knows the grant.
     static func waitForEntitlement(_ h: ReviewHarness, tour: UUID, user: UUID) async throws {
         let entitlements = Entitlements(sqlite: h.storage.sqlite, postgres: h.storage.postgres)
-        try await eventually(interval: .milliseconds(10)) { (try? await entitlements.isEntitled(user: user, tour: tour)) == true }
+        try await eventually(timeout: .seconds(20), interval: .milliseconds(10)) { (try? await entitlements.isEntitled(user: user, tour: tour)) == true }
     }
 
     static func fields(_ json: [String: Any]) -> [String] {
@@ -116,7 +116,7 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .get, "/v1/tours/\(id)/reviews/me", token: anaToken).json["text"] as? String == "Good")
             #expect(try await App.send(client, .post, "/v1/tours/\(id)/reviews", #"{"rating":2}"#, token: benToken).status == 201)
 
-            let list = try await client.waitForJSON("/v1/tours/\(id)/reviews") { ($0["reviews"] as? [Any])?.count == 2 }
+            let list = try await client.waitForJSON("/v1/tours/\(id)/reviews", timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.count == 2 }
             let summary = try #require(list["summary"] as? [String: Any])
             #expect(summary["count"] as? Int == 2 && summary["average"] as? Double == 3)
             let bayesian: Double = (5 * 3.5 + 6) / 7
@@ -147,7 +147,7 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .post, reportURI, #"{"reason":"off-topic"}"#, token: guideToken).status == 201)
 
             #expect(try await App.send(client, .get, "/v1/moderation/reviews", token: benToken).status == 403)
-            let queue = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken) {
+            let queue = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken, timeout: .seconds(20)) {
                 (($0["reviews"] as? [[String: Any]])?.first?["reports"] as? Int) == 2
             }
             let item = try #require((queue["reviews"] as? [[String: Any]])?.first)
@@ -157,9 +157,9 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .post, "/v1/reviews/\(anaReview)/hide", token: benToken).status == 403)
             let hidden = try await App.send(client, .post, "/v1/reviews/\(anaReview)/hide", token: try await TokenForge.token(moderator, .admin))
             #expect(hidden.status == 200 && hidden.json["hidden"] as? Bool == true)
-            let after = try await client.waitForJSON("/v1/tours/\(id)/reviews") { ($0["reviews"] as? [Any])?.count == 1 }
+            let after = try await client.waitForJSON("/v1/tours/\(id)/reviews", timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.count == 1 }
             #expect((after["summary"] as? [String: Any])?["count"] as? Int == 1)
-            _ = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken) { ($0["reviews"] as? [Any])?.isEmpty == true }
+            _ = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken, timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.isEmpty == true }
             let editHidden = try await App.send(client, .put, "/v1/tours/\(id)/reviews/me", #"{"rating":5}"#, token: anaToken)
             #expect(editHidden.status == 409 && editHidden.json["code"] as? String == "review-hidden")
             #expect(try await App.send(client, .get, "/v1/tours/\(id)/reviews/me", token: anaToken).json["hidden"] as? Bool == true)

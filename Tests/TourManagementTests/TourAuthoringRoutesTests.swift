@@ -215,7 +215,7 @@ struct TourAuthoringRoutesTests {
                 let id = try #require(created.json["id"] as? String)
                 _ = try await Self.send(client, .post, "/v1/tours", Self.draft, token: other)
                 var listed: [[String: Any]] = []
-                try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) {
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
                     listed = (try await Self.send(client, .get, "/v1/guides/me/tours", token: guide).json["tours"] as? [[String: Any]]) ?? []
                     return !listed.isEmpty
                 }
