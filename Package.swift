@@ -66,7 +66,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Shared/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ReferenceData", dependencies: ["CZlib"], path: "Shared/ReferenceData"),
         .target(name: "Contracts", path: "Shared/Contracts"),
-        // Test support every service's tests share: backends under test, temporary directories.
+        // Test support every service's tests share: backends under test, temporary directories, waiting, JSON requests.
         .target(
             name: "ServiceTesting",
             dependencies: [
@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -322,7 +323,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Kafka", "ServiceTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/KafkaTests"
         ),
         .testTarget(
@@ -339,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "MessagingTests",
             dependencies: [
-                "Messaging", "EventSourcing", "Kafka", "ServiceKit",
+                "Messaging", "EventSourcing", "Kafka", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

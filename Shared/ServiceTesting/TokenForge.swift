@@ -37,6 +37,16 @@ public enum TokenForge {
         try await TestSigningKey.primary.sign(claims(role: role))
     }
 
+    /// A valid token of the primary key for `subject` with `role`, as `auth` issues them.
+    public static func token(_ subject: String, role: Role = .traveller) async throws -> String {
+        try await TestSigningKey.primary.sign(claims(subject: subject, role: role))
+    }
+
+    /// A valid token of the primary key for the user `id` (its lower-case UUID is the subject) with `role`.
+    public static func token(_ user: UUID, _ role: Role = .traveller) async throws -> String {
+        try await token(user.uuidString.lowercased(), role: role)
+    }
+
     /// `token` with its payload replaced by `claims` and the original signature kept.
     public static func tampered(_ token: String, with claims: some Encodable) throws -> String {
         let parts = token.split(separator: ".").map(String.init)

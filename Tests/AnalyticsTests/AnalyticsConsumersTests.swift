@@ -185,7 +185,7 @@ struct AnalyticsConsumersTests {
                     #expect(before.status == "not-ready", "consumers starting")
                     try await Self.withConsumers(consumers) {
                         try await Self.caughtUp(consumers, [auth, tours])
-                        try await Self.eventually { await readiness.evaluate().status == "ready" }
+                        try await waitUntil("readiness is ready") { await readiness.evaluate().status == "ready" }
                         let lines = metrics.exposition().split(separator: "\n").filter { $0.hasPrefix("waypoint_consumer_lag_messages{") }
                         for topic in ["waypoint.auth", "waypoint.tours"] {
                             let line = lines.first { $0.contains(#"topic="\#(topic)""#) && $0.contains(#"group="analytics.\#(topic)""#) }
@@ -196,7 +196,7 @@ struct AnalyticsConsumersTests {
                         // Over the bound after the start-up catch-up: not ready, naming the lag. The live consumer records
                         // its own lag (0) after every poll and may overwrite the 6 before readiness reads it: try again.
                         let toursConsumer = try #require(consumers.first { $0.topic == .tours })
-                        try await Self.eventually {
+                        try await waitUntil("readiness names the tours consumer's lag") {
                             toursConsumer.lag.record(6)
                             let lagging = await readiness.evaluate()
                             return lagging.status == "not-ready"
@@ -210,7 +210,7 @@ struct AnalyticsConsumersTests {
                         poison.add(type: PurchaseCompleted.eventType, payload: Data(#"{"tourId":"nope"}"#.utf8), stream: "access-poison",
                                    source: "tour-management")
                         try await tours.append(poison.events)
-                        try await Self.eventually { if case .failed = toursConsumer.runner.status { return true } else { return false } }
+                        try await waitUntil("the tours consumer has failed") { if case .failed = toursConsumer.runner.status { return true } else { return false } }
                         let failed = await readiness.evaluate()
                         #expect(failed.status == "not-ready")
                         #expect(failed.checks.contains { $0.name == "consumer.analytics_tours" && ($0.detail ?? "").contains("PurchaseCompleted") })
@@ -239,14 +239,5 @@ struct AnalyticsConsumersTests {
         #expect(lag.check(.running(positions: [:], transportError: "connection refused")) == .ready,
                 "producer down: lag unknown, keep serving (the kernel's rule)")
         #expect(lag.check(.failed(reason: "poison")) == .notReady("poison"))
-    }
-
-    static func eventually(_ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestSetupError("condition not met within 5 s")
     }
 }

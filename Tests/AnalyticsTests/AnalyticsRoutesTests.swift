@@ -18,10 +18,6 @@ import Testing
 struct AnalyticsRoutesTests {
     static let today = Scenario.date("2026-03-31T12:00:00Z")
 
-    static func token(_ subject: String, role: Role) async throws -> String {
-        try await TestSigningKey.primary.sign(TokenForge.claims(subject: subject, role: role))
-    }
-
     /// The service over SQLite holding the scenario, with no consumers (the events are delivered directly).
     static func withApplication<T: Sendable>(_ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
         try await AnalyticsHarness.withStorage(.sqlite) { storage in
@@ -57,7 +53,7 @@ struct AnalyticsRoutesTests {
     func summary() async throws {
         try await Self.withApplication { app in
             try await app.test(.router) { client in
-                let guide = try await Self.token(Scenario.g1, role: .guide)
+                let guide = try await TokenForge.token(Scenario.g1, role: .guide)
                 let answer = try await Self.get(client, "/v1/analytics/guides/me/summary?from=2026-02-01&to=2026-03-31", token: guide)
                 #expect(answer.status == 200)
                 let summary = try ServiceJSON.makeDecoder().decode(GuideSummary.self, from: answer.body)
@@ -70,7 +66,7 @@ struct AnalyticsRoutesTests {
                     GuideSummary.self, from: try await Self.get(client, "/v1/analytics/guides/me/summary", token: guide).body)
                 #expect((defaults.from, defaults.to) == ("2026-03-02", "2026-03-31"), "the last 30 days, today included")
 
-                let other = try await Self.token(Scenario.g2, role: .guide)
+                let other = try await TokenForge.token(Scenario.g2, role: .guide)
                 let g2 = try ServiceJSON.makeDecoder().decode(
                     GuideSummary.self, from: try await Self.get(client, "/v1/analytics/guides/me/summary?from=2026-02-01", token: other).body)
                 #expect(g2.tours.map(\.tourId) == [Scenario.t3])
@@ -82,7 +78,7 @@ struct AnalyticsRoutesTests {
     func badInput() async throws {
         try await Self.withApplication { app in
             try await app.test(.router) { client in
-                let guide = try await Self.token(Scenario.g1, role: .guide)
+                let guide = try await TokenForge.token(Scenario.g1, role: .guide)
                 let cases: [(String, String)] = [
                     ("/v1/analytics/guides/me/summary?from=2026-03-10&to=2026-03-01", "range-reversed"),
                     ("/v1/analytics/guides/me/summary?from=2024-01-01&to=2026-01-02", "range-too-long"),
@@ -104,12 +100,12 @@ struct AnalyticsRoutesTests {
                 #expect(try await Self.get(client, "/v1/analytics/guides/me/summary?from=2024-04-01&to=2026-03-31", token: guide).status == 200)
 
                 #expect(try await Self.get(client, "/v1/analytics/guides/me/summary", token: nil).status == 401)
-                let traveller = try await Self.token(Scenario.u1, role: .traveller)
+                let traveller = try await TokenForge.token(Scenario.u1, role: .traveller)
                 #expect(try await Self.get(client, "/v1/analytics/guides/me/summary", token: traveller).status == 403)
                 #expect(try await Self.get(client, "/v1/analytics/tours/\(Scenario.t1)", token: traveller).status == 403)
 
                 // Another guide's tour: 403 not-tour-owner; the owner and administrators see it; unknown ids are 404.
-                let other = try await Self.token(Scenario.g2, role: .guide)
+                let other = try await TokenForge.token(Scenario.g2, role: .guide)
                 let forbidden = try await Self.get(client, "/v1/analytics/tours/\(Scenario.t1)", token: other)
                 #expect(forbidden.status == 403)
                 #expect(forbidden.json["code"] as? String == "not-tour-owner")
@@ -117,7 +113,7 @@ struct AnalyticsRoutesTests {
                 #expect(own.status == 200)
                 let tour = try ServiceJSON.makeDecoder().decode(TourAnalytics.self, from: own.body)
                 #expect(tour.figures.purchases == 2 && tour.days.count == 59)
-                let admin = try await Self.token(UUID().uuidString.lowercased(), role: .admin)
+                let admin = try await TokenForge.token(UUID().uuidString.lowercased(), role: .admin)
                 #expect(try await Self.get(client, "/v1/analytics/tours/\(Scenario.t1)", token: admin).status == 200)
                 #expect(try await Self.get(client, "/v1/analytics/tours/\(UUID().uuidString)", token: guide).json["code"] as? String == "unknown-tour")
                 #expect(try await Self.get(client, "/v1/analytics/tours/not-a-uuid", token: guide).status == 404)
@@ -136,7 +132,7 @@ struct AnalyticsRoutesTests {
     func charts() async throws {
         try await Self.withApplication { app in
             try await app.test(.router) { client in
-                let guide = try await Self.token(Scenario.g1, role: .guide)
+                let guide = try await TokenForge.token(Scenario.g1, role: .guide)
                 let earnings = try await Self.get(client, "/v1/analytics/guides/me/earnings.svg", token: guide)
                 #expect(earnings.status == 200)
                 #expect(earnings.headers[.contentType] == "image/svg+xml; charset=utf-8")
@@ -164,7 +160,7 @@ struct AnalyticsRoutesTests {
                 #expect(weekly.texts.contains("ISO week") && weekly.texts.contains { $0.hasPrefix("2026-W") }, "long ranges by ISO week")
 
                 // A guide with no data still gets a valid chart.
-                let newcomer = try await Self.token(UUID().uuidString.lowercased(), role: .guide)
+                let newcomer = try await TokenForge.token(UUID().uuidString.lowercased(), role: .guide)
                 #expect(try SVGDocument(try await Self.get(client, "/v1/analytics/guides/me/earnings.svg", token: newcomer).body).root == "svg")
             }
         }

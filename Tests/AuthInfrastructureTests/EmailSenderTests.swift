@@ -1,5 +1,6 @@
 import AuthInfrastructure
 import Foundation
+import ServiceTesting
 import Testing
 
 @Suite("MailboxDirectorySender writes private, complete .eml files")
@@ -12,7 +13,7 @@ struct EmailSenderMailboxTests {
 
     @Test("one message becomes one readable RFC 5322 file with the right headers, CRLF lines and 0600 permissions")
     func writesOneFile() async throws {
-        let parent = try MailTemporaryDirectory()
+        let parent = TemporaryDirectory("waypoint-mail")
         defer { parent.remove() }
         let mailbox = parent.url.appendingPathComponent("outbox")
         let sender = MailboxDirectorySender(directory: mailbox, from: "Waypoint <no-reply@waypoint.example>")
@@ -48,7 +49,7 @@ struct EmailSenderMailboxTests {
 
     @Test("a non-ASCII subject becomes RFC 2047 encoded-words and a UTF-8 body goes as 8bit")
     func internationalText() throws {
-        let directory = try MailTemporaryDirectory()
+        let directory = TemporaryDirectory("waypoint-mail")
         defer { directory.remove() }
         let sender = MailboxDirectorySender(directory: directory.url, from: "no-reply@waypoint.example")
         let subject = "Réinitialisez votre mot de passe Waypoint — café, Straße, 東京 🚲 and a long tail to force folding"
@@ -72,7 +73,7 @@ struct EmailSenderMailboxTests {
 
     @Test("CR or LF in the subject or recipient is refused (header injection) and nothing is written")
     func headerInjection() async throws {
-        let directory = try MailTemporaryDirectory()
+        let directory = TemporaryDirectory("waypoint-mail")
         defer { directory.remove() }
         let sender = MailboxDirectorySender(directory: directory.url, from: "no-reply@waypoint.example")
         await #expect(throws: EmailError.invalidHeader(field: "Subject")) {
@@ -179,7 +180,7 @@ struct SMTPEmailSenderTests {
 
     @Test("a closed port is a connection error")
     func closedPort() async throws {
-        let port = try mailClosedPort()
+        let port = try ServiceTesting.closedPort()
         let error = await #expect(throws: EmailError.self) {
             try await sender(port: port).send(EmailMessage(to: "zoe@example.com", subject: "Hi", textBody: "body"))
         }

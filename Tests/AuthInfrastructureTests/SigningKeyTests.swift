@@ -5,6 +5,7 @@ import Foundation
 import JWTKit
 import PostgresNIO
 import ServiceKit
+import ServiceTesting
 import Synchronization
 import Testing
 
@@ -13,8 +14,8 @@ struct SigningKeyTests {
     private static let issuer = "waypoint-auth"
     private static let audience = "waypoint"
 
-    @Test("the first start creates one key and a restarted ring loads the same key", arguments: KeyStorageBackend.enabled)
-    func firstStartAndRestart(backend: KeyStorageBackend) async throws {
+    @Test("the first start creates one key and a restarted ring loads the same key", arguments: TestBackend.enabled)
+    func firstStartAndRestart(backend: TestBackend) async throws {
         try await backend.withStorage { makeStorage in
             let storage = try await makeStorage()
             let ring = SigningKeyRing(storage: storage)
@@ -39,7 +40,7 @@ struct SigningKeyTests {
 
     @Test("an issued token verifies with ServiceKit's AccessTokenVerifier and carries the claims")
     func issuedTokenVerifies() async throws {
-        try await KeyStorageBackend.sqlite.withStorage { makeStorage in
+        try await TestBackend.sqlite.withStorage { makeStorage in
             let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000.75))
             let ring = SigningKeyRing(storage: try await makeStorage(), now: clock.read)
             try await ring.start()
@@ -83,8 +84,8 @@ struct SigningKeyTests {
     }
 
     @Test("after a rotation the new key signs, the old key stays published and its tokens still verify",
-        arguments: KeyStorageBackend.enabled)
-    func rotation(backend: KeyStorageBackend) async throws {
+        arguments: TestBackend.enabled)
+    func rotation(backend: TestBackend) async throws {
         try await backend.withStorage { makeStorage in
             let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
             let ring = SigningKeyRing(storage: try await makeStorage(), now: clock.read)
@@ -124,7 +125,7 @@ struct SigningKeyTests {
 
     @Test("a retired key leaves the key set once every token it signed has expired")
     func retiredKeyExpires() async throws {
-        try await KeyStorageBackend.sqlite.withStorage { makeStorage in
+        try await TestBackend.sqlite.withStorage { makeStorage in
             let clock = TestClock(Date(timeIntervalSince1970: 1_750_000_000))
             let ring = SigningKeyRing(storage: try await makeStorage(), tokenLifetime: .seconds(900), leeway: .seconds(60), now: clock.read)
             try await ring.start()
@@ -154,7 +155,7 @@ struct SigningKeyTests {
 
     @Test("a token with a tampered payload, header or signature fails verification")
     func tampering() async throws {
-        try await KeyStorageBackend.sqlite.withStorage { makeStorage in
+        try await TestBackend.sqlite.withStorage { makeStorage in
             let ring = SigningKeyRing(storage: try await makeStorage())
             try await ring.start()
             let issuer = AccessTokenIssuer(keyRing: ring, issuer: Self.issuer, audience: Self.audience)
@@ -197,8 +198,8 @@ struct SigningKeyTests {
         }
     }
 
-    @Test("two rings starting at once on an empty storage converge on one signing key", arguments: KeyStorageBackend.enabled)
-    func concurrentStart(backend: KeyStorageBackend) async throws {
+    @Test("two rings starting at once on an empty storage converge on one signing key", arguments: TestBackend.enabled)
+    func concurrentStart(backend: TestBackend) async throws {
         try await backend.withStorage { makeStorage in
             let first = SigningKeyRing(storage: try await makeStorage())
             let second = SigningKeyRing(storage: try await makeStorage())
@@ -223,11 +224,10 @@ struct SigningKeyTests {
         let other = SigningKeyRing(storage: storage)
         try await other.start()
         let rotated = try await other.rotate()
-        let deadline = ContinuousClock.now + .seconds(10)
         var signing = try await ring.signingKey().kid
-        while signing != rotated, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually(timeout: .seconds(10)) {
             signing = try await ring.signingKey().kid
+            return signing == rotated
         }
         #expect(signing == rotated)
         #expect(await ring.publishedKeySet().keys.count == 2)
@@ -298,21 +298,7 @@ struct SigningKeyTests {
 }
 
 /// Where the signing-key tests keep keys: SQLite always, PostgreSQL when the test script provides a server.
-enum KeyStorageBackend: String, Sendable, CustomTestStringConvertible {
-    case sqlite
-    case postgres
-
-    var testDescription: String { rawValue }
-
-    /// `WAYPOINT_TEST_BACKENDS` when set, otherwise SQLite plus PostgreSQL when `WAYPOINT_TEST_POSTGRES_URL` is set.
-    static var enabled: [KeyStorageBackend] {
-        let environment = ProcessInfo.processInfo.environment
-        if let list = environment["WAYPOINT_TEST_BACKENDS"] {
-            return list.split(separator: ",").compactMap { KeyStorageBackend(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-        }
-        return environment["WAYPOINT_TEST_POSTGRES_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
-    }
-
+extension TestBackend {
     /// Runs `body` with a factory of storages over one fresh database (each call is a new storage instance, as after
     /// a restart), and removes the database afterwards.
     func withStorage(_ body: @Sendable (@Sendable () async throws -> any SigningKeyStorage) async throws -> Void) async throws {
@@ -324,10 +310,7 @@ enum KeyStorageBackend: String, Sendable, CustomTestStringConvertible {
             let database = try SQLiteServiceDatabase(path: directory.appendingPathComponent("auth.sqlite").path)
             try await body { try await database.migrate(AuthMigrations.all); return SQLiteSigningKeyStorage(database: database) }
         case .postgres:
-            guard let url = ProcessInfo.processInfo.environment["WAYPOINT_TEST_POSTGRES_URL"] else {
-                Issue.record("WAYPOINT_TEST_BACKENDS names postgres but WAYPOINT_TEST_POSTGRES_URL is not set")
-                return
-            }
+            let url = try Self.postgresURL
             let schema = "t_keys_\(token)"
             let database = try PostgresServiceDatabase(url: url, schema: schema, maximumConnections: 4)
             try await database.withRunning {

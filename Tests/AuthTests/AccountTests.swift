@@ -17,14 +17,6 @@ struct AccountTests {
         return (token, mail)
     }
 
-    static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
-
     @Test("password reset: 202 either way, one mail with a single-use 30-minute token that never reaches the log, all sessions end")
     func passwordReset() async throws {
         let harness = AuthHarness()
@@ -37,7 +29,7 @@ struct AccountTests {
             #expect(unknown.status == 202 && known.status == 202)
             #expect(unknown.json["detail"] as? String == known.json["detail"] as? String)
             let mailbox = harness.mailbox
-            #expect(try await Self.eventually {
+            #expect(try await eventually(timeout: .seconds(10)) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mailbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count == 1
             })
             let (token, mail) = try Self.resetToken(in: mailbox)
@@ -58,7 +50,7 @@ struct AccountTests {
 
             // A token older than 30 minutes is refused.
             _ = try await client.post("/v1/auth/password-reset", #"{"email":"resetme1@example.com"}"#)
-            #expect(try await Self.eventually {
+            #expect(try await eventually(timeout: .seconds(10)) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mailbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count == 2
             })
             let (late, _) = try Self.resetToken(in: mailbox)

@@ -19,16 +19,6 @@ struct RevocationTests {
         return logger
     }()
 
-    /// Waits until `condition` holds; gives up (false) only after a minute, so a slow machine cannot fail it.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
-    }
-
     /// Runs a service (`run`) while `body` runs.
     static func whileRunning<T: Sendable>(_ run: @escaping @Sendable () async throws -> Void,
                                           _ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -96,7 +86,7 @@ struct RevocationTests {
                 return try await Self.whileRunning({ try await feed.consumer.run() }) {
                     let sessions = try await Self.endSessions(client)
                     let ended = [sessions.loggedOut.session, sessions.reused.session, sessions.passwordChanged.session]
-                    #expect(try await Self.eventually { ended.allSatisfy { feed.registry.isRevoked(sessionId: $0) } })
+                    #expect(try await eventually(timeout: .seconds(60)) { ended.allSatisfy { feed.registry.isRevoked(sessionId: $0) } })
                     #expect(!feed.registry.isRevoked(sessionId: sessions.live.session))
                     let verifier = AccessTokenVerifier(keys: keys, issuer: TokenForge.issuer, audience: TokenForge.audience,
                                                        revokedSessions: feed.registry)
@@ -162,7 +152,7 @@ struct RevocationTests {
                 let feed = try await storage.revokedSessions(producerURL: nil, internalToken: nil,
                                                              options: ConsumerOptions(pollTimeout: .milliseconds(250)), logger: Self.quiet)
                 try await Self.whileRunning({ try await feed.consumer.run() }) { () async throws -> Void in
-                    let arrived = try await Self.eventually { ended.allSatisfy { feed.registry.isRevoked(sessionId: $0) } }
+                    let arrived = try await eventually(timeout: .seconds(60)) { ended.allSatisfy { feed.registry.isRevoked(sessionId: $0) } }
                     #expect(arrived)
                     #expect(!feed.registry.isRevoked(sessionId: sessions.live.session))
                 }
@@ -171,7 +161,7 @@ struct RevocationTests {
                 transport: .kafka(brokers: brokers, properties: KafkaMockCluster.clientProperties, clientID: "gateway-test"),
                 pollTimeout: .milliseconds(250), logger: Self.quiet)
             try await Self.whileRunning({ try await follower.run() }) { () async throws -> Void in
-                let arrived = try await Self.eventually { ended.allSatisfy { follower.registry.isRevoked(sessionId: $0) } }
+                let arrived = try await eventually(timeout: .seconds(60)) { ended.allSatisfy { follower.registry.isRevoked(sessionId: $0) } }
                 #expect(arrived)
                 #expect(!follower.registry.isRevoked(sessionId: sessions.live.session))
             }
@@ -190,7 +180,7 @@ struct RevocationTests {
                 let follower = RevokedSessionsFollower(transport: .embedded(authURL: authURL, internalToken: AuthHarness.internalToken),
                                                        pollTimeout: .milliseconds(250), logger: Self.quiet)
                 try await Self.whileRunning({ try await follower.run() }) { () async throws -> Void in
-                    let caughtUp = try await Self.eventually { follower.isCaughtUp }
+                    let caughtUp = try await eventually(timeout: .seconds(60)) { follower.isCaughtUp }
                     #expect(caughtUp)
                     #expect(follower.registry.isRevoked(sessionId: sessions.loggedOut.session))
                     #expect(follower.registry.isRevoked(sessionId: sessions.reused.session))

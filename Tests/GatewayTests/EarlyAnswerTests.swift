@@ -5,6 +5,7 @@ import Hummingbird
 import Messaging
 import NIOCore
 import ServiceKit
+import ServiceTesting
 import Synchronization
 import Testing
 #if canImport(Glibc)

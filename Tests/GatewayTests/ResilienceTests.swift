@@ -4,6 +4,7 @@ import Hummingbird
 import Messaging
 import NIOCore
 import ServiceKit
+import ServiceTesting
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import Hummingbird
 import NIOCore
+import ServiceTesting
 import Testing
 
 @Suite("Slow clients: a connection that stalls is closed after the idle timeout")

@@ -3,6 +3,7 @@ import Foundation
 import Gateway
 import Hummingbird
 import NIOCore
+import ServiceTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Kafka
+import ServiceTesting
 import Synchronization
 import Testing
 
@@ -28,7 +29,7 @@ struct ConsumerGroupTests {
                 }
             }
 
-            try await KafkaTestSupport.eventually("the group has settled on two disjoint halves") {
+            try await waitUntil("the group has settled on two disjoint halves", timeout: .seconds(30), interval: .milliseconds(50)) {
                 let assignments = try consumers.map { Set(try $0.assignment()) }
                 return assignments.allSatisfy { $0.count == 2 }
                     && assignments[0].union(assignments[1]).count == 4
@@ -39,7 +40,7 @@ struct ConsumerGroupTests {
             try await producer.send(KafkaTestSupport.messages(topic: "waypoint.shared", count: 400, keys: 40))
             await producer.shutdown()
 
-            try await KafkaTestSupport.eventually("400 messages have arrived") {
+            try await waitUntil("400 messages have arrived", timeout: .seconds(30), interval: .milliseconds(50)) {
                 received.total >= 400
             }
             group.cancelAll()

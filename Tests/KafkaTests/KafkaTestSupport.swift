@@ -70,20 +70,6 @@ enum KafkaTestSupport {
         return received
     }
 
-    /// Checks `condition` every 50 ms until it holds; fails after `timeout`.
-    static func eventually(
-        _ description: String, timeout: Duration = .seconds(30), _ condition: () throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting until \(description)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     /// Runs `operation`, failing the test if it has not finished after `timeout`.
     static func within<T: Sendable>(
         _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Logging
+import ServiceTesting
 import Testing
 
 @Suite("Producer delivery reports")
@@ -61,7 +62,7 @@ struct ProducerDeliveryTests {
         try cluster.setBrokerDown(1)
         let messages = KafkaTestSupport.messages(topic: "waypoint.outage", count: 200, keys: 20)
         let sending = Task { try await producer.send(messages) }
-        try await KafkaTestSupport.eventually("all 200 messages are enqueued") { producer.pendingDeliveryCount == 200 }
+        try await waitUntil("all 200 messages are enqueued", timeout: .seconds(30), interval: .milliseconds(50)) { producer.pendingDeliveryCount == 200 }
         // A deliberate observation window: nothing can be delivered while the broker refuses connections.
         try await Task.sleep(for: .seconds(1))
         #expect(producer.pendingDeliveryCount == 200)

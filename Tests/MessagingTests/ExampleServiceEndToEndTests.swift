@@ -6,6 +6,7 @@ import Logging
 import Messaging
 import NIOCore
 import ServiceKit
+import ServiceTesting
 import Testing
 
 /// The whole path, through real HTTP on loopback: command → event appended → transport → consumer projection in a
@@ -77,7 +78,7 @@ struct ExampleServiceEndToEndTests {
             #expect(try await Self.get("\(writerURL)/v1/internal/events?after=0", token: "wrong-token-wrong-token").status == 401)
             #expect(try await Self.get("\(writerURL)/v1/internal/events?limit=5000", token: Self.token).status == 422)
 
-            #expect(try await eventually { try await Self.seen(readerURL)?.notes == 20 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await Self.seen(readerURL)?.notes == 20 })
             let page = try EventJSON.decode(EventFeedPage.self, from: Data(
                 try await Self.get("\(writerURL)/v1/internal/events?after=0&limit=1", token: Self.token).body.utf8))
             let stored = try await store.readAll(after: 0, limit: 1)
@@ -103,7 +104,7 @@ struct ExampleServiceEndToEndTests {
                                                           source: feed, onServerRunning: readerPort.onServerRunning)
             group.addTask { try await reader.run() }
             let readerURL = try await readerPort.wait()
-            #expect(try await eventually { try await Self.seen(readerURL)?.notes == 25 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await Self.seen(readerURL)?.notes == 25 })
             #expect(try await Self.seen(readerURL)?.maxApplied == 1)
             group.cancelAll()
         }
@@ -121,7 +122,7 @@ struct ExampleServiceEndToEndTests {
                                                                  onServerRunning: readerPort.onServerRunning)
             group.addTask { try await reader.run() }
             let port = try await readerPort.wait()
-            #expect(try await eventually {
+            #expect(try await eventually(timeout: .seconds(30)) {
                 if case .running(_, .some) = consumer.status { return true }
                 return false
             })
@@ -152,7 +153,7 @@ struct ExampleServiceEndToEndTests {
                                                                  onServerRunning: readerPort.onServerRunning)
             group.addTask { try await reader.run() }
             let port = try await readerPort.wait()
-            #expect(try await eventually {
+            #expect(try await eventually(timeout: .seconds(30)) {
                 if case .failed = consumer.status { return true }
                 return false
             })
@@ -195,7 +196,7 @@ struct ExampleServiceEndToEndTests {
             for index in 0..<30 {
                 #expect(try await Self.post("\(writerURL)/v1/notes", body: #"{"text":"kafka \#(index)"}"#).status == 201)
             }
-            #expect(try await eventually { try await Self.seen(readerURL)?.notes == 30 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await Self.seen(readerURL)?.notes == 30 })
             #expect(try await Self.seen(readerURL)?.maxApplied == 1)
             group.cancelAll()
         }

@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import Logging
 import Messaging
+import ServiceTesting
 import Synchronization
 import Testing
 
@@ -55,7 +56,7 @@ struct KafkaTransportTests {
             group.addTask { try await Self.consumer(reader, cluster: cluster).run() }
             let first = producer.relay()
             group.addTask { try await first.run() }
-            try await eventually { first.status.published >= 100 }
+            try await eventually(timeout: .seconds(30)) { first.status.published >= 100 }
             group.cancelAll()
         }
         let publishedBefore = try await producer.checkpoints.position(of: "relay:\(Self.topic)")
@@ -64,7 +65,7 @@ struct KafkaTransportTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await Self.consumer(reader, cluster: cluster).run() }
             group.addTask { try await producer.relay().run() }
-            let done = try await eventually { try await SeenHandler.tally(reader).events == 800 }
+            let done = try await eventually(timeout: .seconds(30)) { try await SeenHandler.tally(reader).events == 800 }
             #expect(done)
             group.cancelAll()
         }
@@ -102,7 +103,7 @@ struct KafkaTransportTests {
 
             let survivor = try Self.consumer(reader, cluster: cluster, instance: "2")
             group.addTask { try await survivor.run() }
-            let caughtUp = try await eventually {
+            let caughtUp = try await eventually(timeout: .seconds(30)) {
                 if case .running(let positions, _) = survivor.status { return positions["notes"] == 200 }
                 return false
             }
@@ -132,7 +133,7 @@ struct KafkaTransportTests {
             #expect(relay.status.published == 0)
             try cluster.setBrokerUp(1)
             group.addTask { try await Self.consumer(reader, cluster: cluster).run() }
-            #expect(try await eventually { try await SeenHandler.tally(reader).events == 150 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await SeenHandler.tally(reader).events == 150 })
             group.cancelAll()
         }
         let tally = try await SeenHandler.tally(reader)
@@ -156,12 +157,12 @@ struct KafkaTransportTests {
             group.addTask { try await producer.relay().run() }
             group.addTask { try await first.run() }
             try await appendNotes(producer.store, count: 300)
-            #expect(try await eventually { try await SeenHandler.tally(reader).events >= 100 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await SeenHandler.tally(reader).events >= 100 })
             let joining = try Self.consumer(reader, cluster: cluster, instance: "2")
             second.withLock { $0 = joining }
             group.addTask { try await joining.run() }                      // rebalance: a member joins mid-stream
             try await appendNotes(producer.store, count: 600, from: 300)
-            #expect(try await eventually { try await SeenHandler.tally(reader).events == 900 })
+            #expect(try await eventually(timeout: .seconds(30)) { try await SeenHandler.tally(reader).events == 900 })
             group.cancelAll()
         }
         let tally = try await SeenHandler.tally(reader)

@@ -8,6 +8,7 @@ import Logging
 import PostgresNIO
 import ServiceKit
 import ServiceLifecycle
+import ServiceTesting
 import Testing
 
 /// `ServiceStorage.consuming`: the one way a service gets a running consumer of another service's topic from its
@@ -21,24 +22,11 @@ struct ServiceStorageConsumingTests {
         return logger
     }()
 
-    /// SQLite always; PostgreSQL too when `scripts/test.sh` started one.
-    static var backends: [String] {
-        let environment = ProcessInfo.processInfo.environment
-        if let list = environment["WAYPOINT_TEST_BACKENDS"] {
-            return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { ["sqlite", "postgres"].contains($0) }
-        }
-        return environment["WAYPOINT_TEST_POSTGRES_URL"] == nil ? ["sqlite"] : ["sqlite", "postgres"]
-    }
-
-    static func settings(_ service: String, _ backend: String, _ directory: TemporaryDirectory, kafka: String? = nil,
+    static func settings(_ service: String, _ backend: TestBackend, _ directory: TemporaryDirectory, kafka: String? = nil,
                          kafkaProperties: [String: String] = [:]) throws -> RuntimeSettings {
         let storeBackend: RuntimeSettings.Backend
-        if backend == "postgres" {
-            guard let url = ProcessInfo.processInfo.environment["WAYPOINT_TEST_POSTGRES_URL"] else {
-                throw ConfigurationError(key: "WAYPOINT_TEST_POSTGRES_URL", value: "", expected: "a PostgreSQL URL (scripts/test.sh)")
-            }
-            let schema = "consuming_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-            storeBackend = .postgres(url: url, schema: schema)
+        if backend == .postgres {
+            storeBackend = .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("consuming"))
         } else {
             storeBackend = .sqlite(path: directory.url.appendingPathComponent("\(service).sqlite").path)
         }
@@ -80,11 +68,11 @@ struct ServiceStorageConsumingTests {
     // MARK: Embedded transport
 
     @Test("embedded: the consumer pulls the producer's feed into the storage's backend once each, and a poison event fails readiness",
-          arguments: ServiceStorageConsumingTests.backends)
-    func embedded(backend: String) async throws {
+          arguments: TestBackend.enabled)
+    func embedded(backend: TestBackend) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        try await ServiceStorage.withOpen(try Self.settings("notes", "sqlite", directory), logger: Self.quiet) { producer in
+        try await ServiceStorage.withOpen(try Self.settings("notes", .sqlite, directory), logger: Self.quiet) { producer in
             try await ServiceStorage.withOpen(try Self.settings("reader", backend, directory), logger: Self.quiet) { reader in
                 try await appendNotes(producer.store, count: 30)
                 let port = BoundPort()
@@ -138,7 +126,7 @@ struct ServiceStorageConsumingTests {
     func embeddedNeedsProducerURL() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        try await ServiceStorage.withOpen(try Self.settings("reader", "sqlite", directory), logger: Self.quiet) { reader in
+        try await ServiceStorage.withOpen(try Self.settings("reader", .sqlite, directory), logger: Self.quiet) { reader in
             do {
                 _ = try reader.consuming(.auth, producerURL: nil, internalToken: Self.token, sqlite: SeenHandler(),
                                          postgres: PostgresSeenHandler(), logger: Self.quiet)
@@ -179,8 +167,8 @@ struct ServiceStorageConsumingTests {
         let cluster = try KafkaMockCluster()
         defer { cluster.shutdown() }
         let properties = KafkaMockCluster.clientProperties.merging(["session.timeout.ms": "6000", "heartbeat.interval.ms": "500"]) { $1 }
-        let producerSettings = try Self.settings("notes", "sqlite", directory, kafka: cluster.bootstrapServers, kafkaProperties: properties)
-        let readerSettings = try Self.settings("reader", "sqlite", directory, kafka: cluster.bootstrapServers, kafkaProperties: properties)
+        let producerSettings = try Self.settings("notes", .sqlite, directory, kafka: cluster.bootstrapServers, kafkaProperties: properties)
+        let readerSettings = try Self.settings("reader", .sqlite, directory, kafka: cluster.bootstrapServers, kafkaProperties: properties)
         try await ServiceStorage.withOpen(producerSettings, logger: Self.quiet) { producer in
             try await ServiceStorage.withOpen(readerSettings, logger: Self.quiet) { reader in
                 try await appendNotes(producer.store, count: 25)

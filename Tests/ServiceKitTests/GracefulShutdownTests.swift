@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Hummingbird
 import ServiceKit
 import ServiceLifecycle
+import ServiceTesting
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServiceKit
+import ServiceTesting
 import Testing
 import TourManagement
 
@@ -17,7 +18,7 @@ struct CatalogueCacheHeadersTests {
     @Test("catalogue reads carry Cache-Tag and a Waypoint-Position that includes the write; writes carry the log head")
     func tagsAndPositions() async throws {
         try await Authoring.withService { client in
-            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             let created = try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide)
             let id = try #require(created.json["id"] as? String)
             #expect(created.headers[Self.position].flatMap { Int64($0) } != nil, "a successful write carries the log head")
@@ -32,7 +33,7 @@ struct CatalogueCacheHeadersTests {
             #expect(refused.status >= 400 && refused.headers[Self.position] == nil, "a refused write changed nothing")
 
             // Once the read model shows the tour, the answer says so by its position.
-            let listed = try await DiscoveryRoutesTests.eventually(client, "/v1/tours?destinationId=2773300", count: 1)
+            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(30))
             #expect(!listed.isEmpty)
             let list = try await DiscoveryRoutesTests.get(client, "/v1/tours?destinationId=2773300")
             #expect(list.headers[Self.tag] == CatalogueCacheTags.tours)

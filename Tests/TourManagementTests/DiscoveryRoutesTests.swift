@@ -12,21 +12,8 @@ import TourManagement
 struct DiscoveryRoutesTests {
     typealias Authoring = TourAuthoringRoutesTests
 
-    static func get(_ client: any TestClientProtocol, _ uri: String) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {
-        let response = try await client.executeRequest(uri: uri, method: .get, headers: [:], body: nil)
-        let body = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
-        return (Int(response.status.code), body, response.headers)
-    }
-
-    /// Polls a search until it lists `count` tours (the read model trails the log by the projection's poll interval).
-    static func eventually(_ client: any TestClientProtocol, _ uri: String, count: Int) async throws -> [String: Any] {
-        for _ in 0..<100 {
-            let answer = try await get(client, uri)
-            if (answer.json["tours"] as? [Any])?.count == count { return answer.json }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("\(uri) never listed \(count) tours")
-        return [:]
+    static func get(_ client: any TestClientProtocol, _ uri: String) async throws -> JSONReply {
+        try await client.sendJSON(.get, uri)
     }
 
     static func fields(_ json: [String: Any]) -> Set<String> {
@@ -36,7 +23,7 @@ struct DiscoveryRoutesTests {
     @Test("a published tour is found by destination, theme, text and place; detail, route and map describe it; drafts stay hidden")
     func publishedTourIsDiscoverable() async throws {
         try await Authoring.withService { client in
-            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             let created = try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide)
             let id = try #require(created.json["id"] as? String)
             let draftOnly = try #require(try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide).json["id"] as? String)
@@ -47,7 +34,7 @@ struct DiscoveryRoutesTests {
             }
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
 
-            let listed = try await Self.eventually(client, "/v1/tours?destinationId=2773300", count: 1)
+            let listed = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 1, under: "tours", timeout: .seconds(30))
             let summary = try #require((listed["tours"] as? [[String: Any]])?.first)
             #expect(summary["id"] as? String == id)
             #expect((summary["destination"] as? [String: Any])?["name"] as? String == "Krems an der Donau")
@@ -97,7 +84,7 @@ struct DiscoveryRoutesTests {
 
             // Unpublishing removes it from discovery.
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
-            _ = try await Self.eventually(client, "/v1/tours?destinationId=2773300", count: 0)
+            _ = try await client.waitForJSON("/v1/tours?destinationId=2773300", listing: 0, under: "tours", timeout: .seconds(30))
             #expect(try await Self.get(client, "/v1/tours/\(id)").status == 404)
         }
     }
@@ -111,23 +98,20 @@ struct DiscoveryRoutesTests {
                                                  email: GuideProfilesTests.sealed(guideId), role: .guide, licenceNumber: nil,
                                                  method: .password, registeredAt: GuideProfilesTests.t0))
             try await Authoring.withService(authURL: auth.url) { client in
-                let guide = try await Authoring.token(Authoring.guide, role: .guide)
+                let guide = try await TokenForge.token(Authoring.guide, role: .guide)
                 let id = try #require(try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide).json["id"] as? String)
                 for stop in [#"{"name":"Steiner Tor","description":"The gate.","location":{"lat":48.4098,"lng":15.5976}}"#,
                              #"{"name":"Gozzoburg","description":"The palace.","location":{"lat":48.4105,"lng":15.6003}}"#] {
                     #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
                 }
                 #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
-                let listed = try await Self.eventually(client, "/v1/tours", count: 1)
+                let listed = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
                 // The consumer may still be catching up with auth's feed: wait for the name.
-                var name: String?
-                for _ in 0..<100 {
-                    let detail = try await Self.get(client, "/v1/tours/\(id)")
-                    name = ((detail.json["tour"] as? [String: Any])?["guide"] as? [String: Any])?["name"] as? String
-                    if name != nil { break }
-                    try await Task.sleep(for: .milliseconds(50))
+                func name(_ detail: [String: Any]) -> String? {
+                    ((detail["tour"] as? [String: Any])?["guide"] as? [String: Any])?["name"] as? String
                 }
-                #expect(name == "Anna Gruber")
+                let detail = try await client.waitForJSON("/v1/tours/\(id)", timeout: .seconds(30), "the tour names its guide") { name($0) != nil }
+                #expect(name(detail) == "Anna Gruber")
                 #expect((((listed["tours"] as? [[String: Any]])?.first?["guide"]) as? [String: Any])?["id"] as? String == Authoring.guide)
                 let list = try await Self.get(client, "/v1/tours")
                 #expect((((list.json["tours"] as? [[String: Any]])?.first?["guide"]) as? [String: Any])?["name"] as? String == "Anna Gruber")

@@ -13,13 +13,10 @@ struct FavouritesTests {
 
     /// Waits until discovery (running in the background; its tables may not exist yet) lists `tours`.
     static func waitForListing(_ h: ReviewHarness, _ tours: [UUID]) async throws {
-        for _ in 0..<200 {
-            var all = true
-            for tour in tours where (try? await h.catalog.tour(tour)) == nil { all = false }
-            if all { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil("discovery lists \(tours.count) tours", timeout: .seconds(20), interval: .milliseconds(10)) {
+            for tour in tours where (try? await h.catalog.tour(tour)) == nil { return false }
+            return true
         }
-        Issue.record("tours never listed")
     }
 
     @Test("PUT adds (201, then 200), DELETE removes (204, again 204), GET lists newest first with summaries; unpublished tours stay, unavailable",
@@ -30,7 +27,7 @@ struct FavouritesTests {
             let tours = (0..<3).map { _ in UUID.v4() }
             for (index, tour) in tours.enumerated() { try await h.publish(tour: tour, guide: guide, title: "Tour \(index)") }
             try await Self.waitForListing(h, tours)
-            let token = try await App.token(user, .traveller)
+            let token = try await TokenForge.token(user, .traveller)
             func uri(_ tour: UUID) -> String { "/v1/me/favourites/\(tour.uuidString.lowercased())" }
 
             #expect(try await App.send(client, .get, "/v1/me/favourites").status == 401)
@@ -54,7 +51,7 @@ struct FavouritesTests {
             #expect(((entries[0]["tour"] as? [String: Any])?["destination"] as? [String: Any])?["name"] as? String == "Krems an der Donau")
             #expect(((entries[0]["tour"] as? [String: Any])?["guide"] as? [String: Any])?["name"] as? String == "Guide")
             #expect(entries.allSatisfy { $0["available"] as? Bool == true })
-            #expect((try await App.send(client, .get, "/v1/me/favourites", token: try await App.token(other, .traveller))
+            #expect((try await App.send(client, .get, "/v1/me/favourites", token: try await TokenForge.token(other, .traveller))
                 .json["favourites"] as? [Any])?.isEmpty == true, "favourites are per user")
 
             // Pages.
@@ -67,7 +64,7 @@ struct FavouritesTests {
 
             // Unpublished: still listed, unavailable, without a summary.
             try await h.unpublish(tour: tours[1])
-            _ = try await App.eventually(client, "/v1/me/favourites", token: token) {
+            _ = try await client.waitForJSON("/v1/me/favourites", token: token, timeout: .seconds(20)) {
                 (($0["favourites"] as? [[String: Any]]) ?? []).contains { $0["available"] as? Bool == false }
             }
             let withdrawn = try #require((try await App.send(client, .get, "/v1/me/favourites", token: token).json["favourites"] as? [[String: Any]])?

@@ -244,13 +244,11 @@ struct GuideProfilesTests {
     /// Waits until the consumer applied everything in the stand-in's log.
     static func caughtUp(_ consumer: any ConsumerService, _ auth: AuthStub) async throws {
         let head = try await auth.storage.store.headPosition()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if case .running(let positions, _) = consumer.status, positions["auth"] ?? 0 >= head { return }
+        try await waitUntil("the consumer reached auth's position \(head)", interval: .milliseconds(5)) {
+            if case .running(let positions, _) = consumer.status, positions["auth"] ?? 0 >= head { return true }
             if case .failed(let reason) = consumer.status { throw TestSetupError("consumer failed: \(reason)") }
-            try await Task.sleep(for: .milliseconds(5))
+            return false
         }
-        throw TestSetupError("consumer did not reach position \(head): \(consumer.status)")
     }
 
     static func withStorage<T: Sendable>(_ backend: TestBackend, _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {

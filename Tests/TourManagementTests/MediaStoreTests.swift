@@ -384,10 +384,10 @@ struct MediaStoreTests {
             let collector = MediaGarbageCollector(store: store, interval: .milliseconds(20), logger: MediaTestSupport.quiet)
             let running = Task { try await collector.run() }
             var gone = false
-            for _ in 0..<250 where !gone {
-                try await Task.sleep(for: .milliseconds(20))
+            try await eventually(timeout: .seconds(30)) {
                 // The row goes first, then the file: wait for both.
                 gone = try await store.object(sha256: old.sha256) == nil && MediaTestSupport.files(under: store.root).isEmpty
+                return gone
             }
             running.cancel()
             try await running.value

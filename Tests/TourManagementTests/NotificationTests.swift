@@ -144,10 +144,7 @@ struct NotificationTests {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 _ = try await Self.appendTriggers(store)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while try await Self.notifications(of: Self.author, in: store).count < 2, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                try await eventually(timeout: .seconds(10)) { try await Self.notifications(of: Self.author, in: store).count >= 2 }
                 #expect(try await Self.notifications(of: Self.author, in: store).count == 2)
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()

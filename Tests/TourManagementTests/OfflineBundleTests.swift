@@ -100,8 +100,8 @@ struct OfflineBundleTests {
         try await Authoring.withServiceAndStorage { client, storage in
             let (id, _) = try await ProgressRoutesTests.publishedTour(client)
             let travellerId = UUID.v4().uuidString.lowercased()
-            let traveller = try await Authoring.token(travellerId, role: .traveller)
-            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let traveller = try await TokenForge.token(travellerId, role: .traveller)
+            let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)/bundle", token: traveller).status == 403)
             try await ProgressRoutesTests.acquire(storage, tour: id, user: travellerId)
             _ = try await ProgressRoutesTests.entitled(client, id, token: traveller)
@@ -153,11 +153,9 @@ struct OfflineBundleTests {
                                              token: guide).status == 200)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
             var version = 0
-            for _ in 0..<100 {
-                let latest = try await storage.store.readStream("bundle-\(id)")
-                version = latest.count
-                if version == 2 { break }
-                try await Task.sleep(for: .milliseconds(50))
+            try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
+                version = try await storage.store.readStream("bundle-\(id)").count
+                return version == 2
             }
             #expect(version == 2)
             let second = try await client.executeRequest(uri: "/v1/tours/\(id)/bundle/manifest", method: .get, headers: headers, body: nil)

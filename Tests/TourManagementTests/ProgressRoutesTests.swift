@@ -16,7 +16,7 @@ struct ProgressRoutesTests {
 
     /// A published three-stop tour by `Authoring.guide`; returns its id and stop ids in order.
     static func publishedTour(_ client: any TestClientProtocol) async throws -> (id: String, stops: [String]) {
-        let guide = try await Authoring.token(Authoring.guide, role: .guide)
+        let guide = try await TokenForge.token(Authoring.guide, role: .guide)
         let id = try #require(try await Authoring.send(client, .post, "/v1/tours", Authoring.draft, token: guide).json["id"] as? String)
         for stop in [#"{"name":"Steiner Tor","description":"The gate.","location":{"lat":48.4098,"lng":15.5976}}"#,
                      #"{"name":"Piaristenkirche","description":"The church.","location":{"lat":48.4112,"lng":15.6010}}"#,
@@ -25,7 +25,7 @@ struct ProgressRoutesTests {
         }
         let published = try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide)
         let stops = (published.json["stops"] as? [[String: Any]] ?? []).compactMap { $0["stopId"] as? String }.map { $0.lowercased() }
-        _ = try await DiscoveryRoutesTests.eventually(client, "/v1/tours", count: 1)
+        _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
         return (id, stops)
     }
 
@@ -37,13 +37,9 @@ struct ProgressRoutesTests {
     }
 
     static func entitled(_ client: any TestClientProtocol, _ id: String, token: String) async throws -> [String: Any] {
-        for _ in 0..<100 {
-            let detail = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: token)
-            if detail.json["entitled"] as? Bool == true { return detail.json }
-            try await Task.sleep(for: .milliseconds(50))
+        try await client.waitForJSON("/v1/tours/\(id)", token: token, timeout: .seconds(30), "the detail says entitled") {
+            $0["entitled"] as? Bool == true
         }
-        Issue.record("never entitled")
-        return [:]
     }
 
     @Test("owners get full stops; start, live and offline completions (last write wins, idempotent) complete the tour once")
@@ -51,7 +47,7 @@ struct ProgressRoutesTests {
         try await Authoring.withServiceAndStorage { client, storage in
             let (id, stops) = try await Self.publishedTour(client)
             let travellerId = UUID.v4().uuidString.lowercased()
-            let traveller = try await Authoring.token(travellerId, role: .traveller)
+            let traveller = try await TokenForge.token(travellerId, role: .traveller)
 
             // Not owned yet: names and places only, no progress.
             let preview = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller)
@@ -63,7 +59,7 @@ struct ProgressRoutesTests {
             try await Self.acquire(storage, tour: id, user: travellerId)
             let full = try await Self.entitled(client, id, token: traveller)
             #expect((full["stops"] as? [[String: Any]])?.compactMap { $0["description"] as? String } == ["The gate.", "The church.", "The palace."])
-            let guideView = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: try await Authoring.token(Authoring.guide, role: .guide))
+            let guideView = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: try await TokenForge.token(Authoring.guide, role: .guide))
             #expect(guideView.json["entitled"] as? Bool == true, "the guide sees their own tour in full")
 
             #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)/progress", token: traveller).status == 404)
@@ -105,10 +101,10 @@ struct ProgressRoutesTests {
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/progress/batch", #"{"completions":[{}]}"#, token: traveller).status == 422)
 
             // The guide unpublishes: the owner keeps the tour, everyone else no longer finds it.
-            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/unpublish", token: guide).status == 200)
-            _ = try await DiscoveryRoutesTests.eventually(client, "/v1/tours", count: 0)
-            let stranger = try await Authoring.token(UUID.v4().uuidString.lowercased(), role: .traveller)
+            _ = try await client.waitForJSON("/v1/tours", listing: 0, under: "tours", timeout: .seconds(30))
+            let stranger = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .traveller)
             #expect(try await Authoring.send(client, .get, "/v1/tours/\(id)", token: stranger).status == 404)
             let kept = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller)
             #expect(kept.status == 200 && kept.json["entitled"] as? Bool == true)
@@ -119,7 +115,7 @@ struct ProgressRoutesTests {
     @Test("?currency= adds an approximate converted price with the rates' update time, in lists and details")
     func convertedPrices() async throws {
         try await Authoring.withServiceAndStorage { client, _ in
-            let guide = try await Authoring.token(Authoring.guide, role: .guide)
+            let guide = try await TokenForge.token(Authoring.guide, role: .guide)
             let paid = Authoring.draft.replacingOccurrences(of: #""amountMinor":0"#, with: #""amountMinor":1500"#)
             let id = try #require(try await Authoring.send(client, .post, "/v1/tours", paid, token: guide).json["id"] as? String)
             for stop in [#"{"name":"A","description":"a","location":{"lat":48.41,"lng":15.60}}"#,
@@ -127,8 +123,8 @@ struct ProgressRoutesTests {
                 #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/stops", stop, token: guide).status == 201)
             }
             #expect(try await Authoring.send(client, .post, "/v1/tours/\(id)/publish", token: guide).status == 200)
-            _ = try await DiscoveryRoutesTests.eventually(client, "/v1/tours", count: 1)
-            let admin = try await Authoring.token(UUID.v4().uuidString.lowercased(), role: .admin)
+            _ = try await client.waitForJSON("/v1/tours", listing: 1, under: "tours", timeout: .seconds(30))
+            let admin = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .admin)
             #expect(try await Authoring.send(client, .put, "/v1/admin/exchange-rates", #"{"rates":{"USD":"1.1","JPY":"160"}}"#, token: admin).status == 200)
             let list = try await DiscoveryRoutesTests.get(client, "/v1/tours?currency=JPY")
             let converted = try #require((list.json["tours"] as? [[String: Any]])?.first?["convertedPrice"] as? [String: Any])
@@ -144,7 +140,7 @@ struct ProgressRoutesTests {
     func views() async throws {
         try await Authoring.withServiceAndStorage { client, storage in
             let (id, _) = try await Self.publishedTour(client)
-            let traveller = try await Authoring.token(UUID.v4().uuidString.lowercased(), role: .traveller)
+            let traveller = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .traveller)
             for _ in 0..<3 { _ = try await Authoring.send(client, .get, "/v1/tours/\(id)", token: traveller) }
             for agent in ["app/1", "app/1", "app/2"] {
                 var headers = HTTPFields()
@@ -153,14 +149,10 @@ struct ProgressRoutesTests {
                 _ = try await client.executeRequest(uri: "/v1/tours/\(id)", method: .get, headers: headers, body: nil)
             }
             // Views are written by the recorder's background writer, after the pages were served.
-            var viewed = try await storage.store.readStream("views-\(id)")
-            let deadline = ContinuousClock.now + .seconds(10)
-            while viewed.count < 3, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-                viewed = try await storage.store.readStream("views-\(id)")
-            }
+            try await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { try await storage.store.readStream("views-\(id)").count >= 3 }
+            // A deliberate observation window: no fourth view arrives late.
             try await Task.sleep(for: .milliseconds(100))
-            viewed = try await storage.store.readStream("views-\(id)")
+            let viewed = try await storage.store.readStream("views-\(id)")
             #expect(viewed.count == 3, "one signed-in viewer and two anonymous clients")
             let payloads = try viewed.map { try $0.decode(TourViewed.self) }
             #expect(payloads.filter { $0.userId != nil }.count == 1)

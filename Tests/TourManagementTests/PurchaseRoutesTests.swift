@@ -12,8 +12,6 @@ import TourManagement
 
 @Suite("tour-management: purchases, webhook, owned tours and exchange rates over HTTP")
 struct PurchaseRoutesTests {
-    typealias Reply = (status: Int, json: [String: Any], headers: HTTPFields)
-
     /// The marketplace routes on a ServiceApplication of their own (as TourManagementServer mounts them), over fresh storage.
     static func withRoutes(_ backend: TestBackend, _ body: @Sendable (any TestClientProtocol, CommerceFixture) async throws -> Void) async throws {
         try await CommerceTestSupport.withCommerce(backend, configuration: CommerceConfiguration(webhookSecret: PaymentWebhookTests.secret)) { f in
@@ -27,22 +25,12 @@ struct PurchaseRoutesTests {
         }
     }
 
-    static func token(_ user: UUID, _ role: Role = .traveller) async throws -> String {
-        try await TestSigningKey.primary.sign(TokenForge.claims(subject: user.uuidString.lowercased(), role: role))
-    }
-
     static func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, bytes: [UInt8]? = nil,
-                     token: String? = nil, headers extra: HTTPFields = [:]) async throws -> Reply {
-        var headers = extra
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        if json != nil || bytes != nil { headers[.contentType] = "application/json" }
-        let body = json.map { ByteBuffer(string: $0) } ?? bytes.map { ByteBuffer(bytes: $0) }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
-        return (Int(response.status.code), object, response.headers)
+                     token: String? = nil, headers extra: HTTPFields = [:]) async throws -> JSONReply {
+        try await client.sendJSON(method, uri, json: json, bytes: bytes, token: token, headers: extra)
     }
 
-    static func purchase(_ client: any TestClientProtocol, _ tour: UUID, key: String?, token: String) async throws -> Reply {
+    static func purchase(_ client: any TestClientProtocol, _ tour: UUID, key: String?, token: String) async throws -> JSONReply {
         var headers = HTTPFields()
         if let key { headers[CommerceRoutes.idempotencyKeyHeader] = key }
         return try await send(client, .post, "/v1/tours/\(tour.uuidString.lowercased())/purchase", token: token, headers: headers)
@@ -55,7 +43,7 @@ struct PurchaseRoutesTests {
             let tour = UUID.v4(), free = UUID.v4(), guide = UUID.v4(), traveller = UUID.v4()
             try await f.publish(tour, guide: guide, price: 1_299, revision: 2, title: "Krems old town")
             try await f.publish(free, guide: guide, price: 0, title: "Free walk")
-            let token = try await Self.token(traveller)
+            let token = try await TokenForge.token(traveller)
 
             let started = try await Self.purchase(client, tour, key: "key-1", token: token)
             #expect(started.status == 202 && started.json["status"] as? String == "pending")
@@ -68,7 +56,7 @@ struct PurchaseRoutesTests {
             #expect(replayed.status == 202 && replayed.json["purchaseId"] as? String == purchaseId)
             #expect(replayed.headers[CommerceRoutes.replayedHeader] == "true")
 
-            let otherToken = try await Self.token(UUID.v4())
+            let otherToken = try await TokenForge.token(UUID.v4())
             #expect(try await Self.send(client, .post, checkout, token: otherToken).status == 404, "only the buyer pays their checkout")
             let paid = try await Self.send(client, .post, checkout, token: token)
             #expect(paid.status == 200 && paid.json["status"] as? String == "completed" && paid.json["refundableUntil"] is String)
@@ -97,14 +85,14 @@ struct PurchaseRoutesTests {
         try await Self.withRoutes(.sqlite) { client, f in
             let tour = UUID.v4(), guide = UUID.v4(), traveller = UUID.v4()
             try await f.publish(tour, guide: guide, price: 500)
-            let token = try await Self.token(traveller)
+            let token = try await TokenForge.token(traveller)
             let missing = try await Self.purchase(client, tour, key: nil, token: token)
             #expect(missing.status == 400 && missing.json["code"] as? String == "missing-idempotency-key")
             for bad in ["", String(repeating: "k", count: 256), "spaces are not allowed", "ключ"] {
                 let reply = try await Self.purchase(client, tour, key: bad, token: token)
                 #expect(reply.status == 400 && reply.json["code"] as? String == "invalid-idempotency-key", "\(bad)")
             }
-            let own = try await Self.purchase(client, tour, key: "k", token: try await Self.token(guide, .guide))
+            let own = try await Self.purchase(client, tour, key: "k", token: try await TokenForge.token(guide, .guide))
             #expect(own.status == 409 && own.json["code"] as? String == "own-tour")
 
             let bought = try await Self.purchase(client, tour, key: "k", token: token)
@@ -133,7 +121,7 @@ struct PurchaseRoutesTests {
         try await Self.withRoutes(.sqlite) { client, f in
             let tour = UUID.v4(), traveller = UUID.v4()
             try await f.publish(tour, guide: UUID.v4(), price: 900)
-            let token = try await Self.token(traveller)
+            let token = try await TokenForge.token(traveller)
             let replies = await CommerceTestSupport.concurrently(8) { _ in
                 let reply = try await Self.purchase(client, tour, key: "one-key", token: token)
                 return "\(reply.status) \(reply.json["purchaseId"] as? String ?? "-")"
@@ -149,7 +137,7 @@ struct PurchaseRoutesTests {
     func webhookHTTP(backend: TestBackend) async throws {
         try await Self.withRoutes(backend) { client, f in
             let p = try await PaymentWebhookTests.pending(f)
-            func deliver(_ signature: String?) async throws -> Reply {
+            func deliver(_ signature: String?) async throws -> JSONReply {
                 var headers = HTTPFields()
                 if let signature { headers[CommerceRoutes.signatureHeader] = signature }
                 return try await Self.send(client, .post, "/v1/payments/webhook", bytes: p.body, headers: headers)
@@ -178,24 +166,24 @@ struct PurchaseRoutesTests {
             let tour = UUID.v4(), early = UUID.v4(), late = UUID.v4()
             try await f.publish(tour, guide: UUID.v4(), price: 2_000)
             for user in [early, late] {
-                let token = try await Self.token(user)
+                let token = try await TokenForge.token(user)
                 let bought = try await Self.purchase(client, tour, key: "k", token: token)
                 _ = try await Self.send(client, .post, try #require(bought.json["checkoutUrl"] as? String), token: token)
             }
             let path = "/v1/tours/\(tour.uuidString.lowercased())/refund"
-            let nothing = try await Self.send(client, .post, path, token: try await Self.token(UUID.v4()))
+            let nothing = try await Self.send(client, .post, path, token: try await TokenForge.token(UUID.v4()))
             #expect(nothing.status == 409 && nothing.json["code"] as? String == "not-refundable")
 
             f.clock.advance(86_400)
-            let refunded = try await Self.send(client, .post, path, token: try await Self.token(early))
+            let refunded = try await Self.send(client, .post, path, token: try await TokenForge.token(early))
             #expect(refunded.status == 200 && refunded.json["status"] as? String == "refunded")
             f.clock.advance(14 * 86_400)
-            let tooLate = try await Self.send(client, .post, path, token: try await Self.token(late))
+            let tooLate = try await Self.send(client, .post, path, token: try await TokenForge.token(late))
             #expect(tooLate.status == 409 && tooLate.json["code"] as? String == "refund-window-closed")
             try await f.entitlementsProjection.catchUp()
-            let kept = try await Self.send(client, .get, "/v1/me/tours", token: try await Self.token(late))
+            let kept = try await Self.send(client, .get, "/v1/me/tours", token: try await TokenForge.token(late))
             #expect((kept.json["tours"] as? [[String: Any]])?.count == 1)
-            let gone = try await Self.send(client, .get, "/v1/me/tours", token: try await Self.token(early))
+            let gone = try await Self.send(client, .get, "/v1/me/tours", token: try await TokenForge.token(early))
             #expect((gone.json["tours"] as? [[String: Any]])?.isEmpty == true)
         }
     }
@@ -203,12 +191,12 @@ struct PurchaseRoutesTests {
     @Test("exchange rates: admins replace the table (422 for bad codes and rates, 403 for others); anyone reads it")
     func exchangeRatesHTTP() async throws {
         try await Self.withRoutes(.sqlite) { client, _ in
-            let admin = try await Self.token(UUID.v4(), .admin)
+            let admin = try await TokenForge.token(UUID.v4(), .admin)
             let empty = try await Self.send(client, .get, "/v1/exchange-rates")
             #expect(empty.status == 200 && empty.json["base"] as? String == "EUR" && empty.json["updatedAt"] is NSNull)
 
             let body = #"{"base":"EUR","rates":{"USD":"1.0842","JPY":"162.310","EUR":"1"}}"#
-            #expect(try await Self.send(client, .put, "/v1/admin/exchange-rates", json: body, token: try await Self.token(UUID.v4())).status == 403)
+            #expect(try await Self.send(client, .put, "/v1/admin/exchange-rates", json: body, token: try await TokenForge.token(UUID.v4())).status == 403)
             #expect(try await Self.send(client, .put, "/v1/admin/exchange-rates", json: body).status == 401)
             let replaced = try await Self.send(client, .put, "/v1/admin/exchange-rates", json: body, token: admin)
             #expect(replaced.status == 200 && replaced.json["updatedAt"] is String)

@@ -37,39 +37,15 @@ enum ReviewApp {
         }
     }
 
-    static func token(_ user: UUID, _ role: Role) async throws -> String {
-        try await TestSigningKey.primary.sign(TokenForge.claims(subject: user.uuidString.lowercased(), role: role))
-    }
-
     static func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ json: String? = nil,
-                     token: String? = nil) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {
-        var headers = HTTPFields()
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        if json != nil { headers[.contentType] = "application/json" }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        let body = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
-        return (Int(response.status.code), body, response.headers)
-    }
-
-    /// Polls `uri` until `done` holds for its answer (read models trail the log by a few milliseconds).
-    static func eventually(_ client: any TestClientProtocol, _ uri: String, token: String? = nil,
-                           sourceLocation: SourceLocation = #_sourceLocation,
-                           _ done: ([String: Any]) -> Bool) async throws -> [String: Any] {
-        for _ in 0..<100 {
-            let answer = try await send(client, .get, uri, token: token)
-            if done(answer.json) { return answer.json }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("\(uri) never reached the expected state", sourceLocation: sourceLocation)
-        return [:]
+                     token: String? = nil) async throws -> JSONReply {
+        try await client.sendJSON(method, uri, json: json, token: token)
     }
 
     /// Waits until the entitlements read model (running in the background; its table may not exist yet) knows the grant.
     static func waitForEntitlement(_ h: ReviewHarness, tour: UUID, user: UUID) async throws {
         let entitlements = Entitlements(sqlite: h.storage.sqlite, postgres: h.storage.postgres)
-        for _ in 0..<200 where (try? await entitlements.isEntitled(user: user, tour: tour)) != true {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await eventually(timeout: .seconds(20), interval: .milliseconds(10)) { (try? await entitlements.isEntitled(user: user, tour: tour)) == true }
     }
 
     static func fields(_ json: [String: Any]) -> [String] {
@@ -88,7 +64,7 @@ struct ReviewRoutesTests {
             try await h.publish(tour: tour, guide: guide)
             try await h.grant(tour: tour, user: owner, guide: guide)
             try await App.waitForEntitlement(h, tour: tour, user: owner)
-            let ownerToken = try await App.token(owner, .traveller)
+            let ownerToken = try await TokenForge.token(owner, .traveller)
             let uri = "/v1/tours/\(tour.uuidString.lowercased())/reviews"
 
             for rating in ["0", "6", "-3", "100"] {
@@ -102,10 +78,10 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .post, uri, #"{"rating":"five"}"#, token: ownerToken).status == 422)
             #expect(try await App.send(client, .post, uri, #"{"rating":4"#, token: ownerToken).status == 400)
 
-            let notEntitled = try await App.send(client, .post, uri, #"{"rating":4}"#, token: try await App.token(stranger, .traveller))
+            let notEntitled = try await App.send(client, .post, uri, #"{"rating":4}"#, token: try await TokenForge.token(stranger, .traveller))
             #expect(notEntitled.status == 403 && notEntitled.json["code"] as? String == "not-entitled")
             #expect(try await App.send(client, .post, uri, #"{"rating":4}"#).status == 401)
-            #expect(try await App.send(client, .post, uri, #"{"rating":4}"#, token: try await App.token(guide, .guide)).status == 403)
+            #expect(try await App.send(client, .post, uri, #"{"rating":4}"#, token: try await TokenForge.token(guide, .guide)).status == 403)
             #expect(try await App.send(client, .put, "\(uri)/me", #"{"rating":4}"#, token: ownerToken).status == 404, "nothing to edit yet")
             #expect(try await App.send(client, .get, "\(uri)?limit=0").status == 422)
             #expect(try await App.send(client, .get, "\(uri)?cursor=nonsense").status == 422)
@@ -123,8 +99,8 @@ struct ReviewRoutesTests {
             try await h.publish(tour: tour, guide: guide)
             for user in [ana, ben] { try await h.grant(tour: tour, user: user, guide: guide) }
             for user in [ana, ben] { try await App.waitForEntitlement(h, tour: tour, user: user) }
-            let anaToken = try await App.token(ana, .traveller), benToken = try await App.token(ben, .traveller)
-            let guideToken = try await App.token(guide, .guide), moderatorToken = try await App.token(moderator, .moderator)
+            let anaToken = try await TokenForge.token(ana, .traveller), benToken = try await TokenForge.token(ben, .traveller)
+            let guideToken = try await TokenForge.token(guide, .guide), moderatorToken = try await TokenForge.token(moderator, .moderator)
 
             let posted = try await App.send(client, .post, "/v1/tours/\(id)/reviews", #"{"rating":5,"text":"Loved <b>it</b>\r\nThanks\u0007"}"#,
                                             token: anaToken)
@@ -140,7 +116,7 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .get, "/v1/tours/\(id)/reviews/me", token: anaToken).json["text"] as? String == "Good")
             #expect(try await App.send(client, .post, "/v1/tours/\(id)/reviews", #"{"rating":2}"#, token: benToken).status == 201)
 
-            let list = try await App.eventually(client, "/v1/tours/\(id)/reviews") { ($0["reviews"] as? [Any])?.count == 2 }
+            let list = try await client.waitForJSON("/v1/tours/\(id)/reviews", timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.count == 2 }
             let summary = try #require(list["summary"] as? [String: Any])
             #expect(summary["count"] as? Int == 2 && summary["average"] as? Double == 3)
             let bayesian: Double = (5 * 3.5 + 6) / 7
@@ -156,7 +132,7 @@ struct ReviewRoutesTests {
             #expect(try await h.catalog.tour(tour)?.rating == TourRating(count: 2, sum: 6), "discovery's rating follows")
 
             let replyURI = "/v1/tours/\(id)/reviews/\(anaReview)/reply"
-            #expect(try await App.send(client, .post, replyURI, #"{"text":"Hm"}"#, token: try await App.token(UUID.v4(), .guide)).status == 403)
+            #expect(try await App.send(client, .post, replyURI, #"{"text":"Hm"}"#, token: try await TokenForge.token(UUID.v4(), .guide)).status == 403)
             #expect(try await App.send(client, .post, replyURI, #"{"text":"Hm"}"#, token: anaToken).status == 403, "travellers do not reply")
             let replied = try await App.send(client, .post, replyURI, #"{"text":"Thank you, Ana!"}"#, token: guideToken)
             #expect(replied.status == 201 && (replied.json["reply"] as? [String: Any])?["text"] as? String == "Thank you, Ana!")
@@ -171,7 +147,7 @@ struct ReviewRoutesTests {
             #expect(try await App.send(client, .post, reportURI, #"{"reason":"off-topic"}"#, token: guideToken).status == 201)
 
             #expect(try await App.send(client, .get, "/v1/moderation/reviews", token: benToken).status == 403)
-            let queue = try await App.eventually(client, "/v1/moderation/reviews", token: moderatorToken) {
+            let queue = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken, timeout: .seconds(20)) {
                 (($0["reviews"] as? [[String: Any]])?.first?["reports"] as? Int) == 2
             }
             let item = try #require((queue["reviews"] as? [[String: Any]])?.first)
@@ -179,11 +155,11 @@ struct ReviewRoutesTests {
             #expect(item["reasons"] as? [String: Int] == ["spam": 1, "off-topic": 1])
 
             #expect(try await App.send(client, .post, "/v1/reviews/\(anaReview)/hide", token: benToken).status == 403)
-            let hidden = try await App.send(client, .post, "/v1/reviews/\(anaReview)/hide", token: try await App.token(moderator, .admin))
+            let hidden = try await App.send(client, .post, "/v1/reviews/\(anaReview)/hide", token: try await TokenForge.token(moderator, .admin))
             #expect(hidden.status == 200 && hidden.json["hidden"] as? Bool == true)
-            let after = try await App.eventually(client, "/v1/tours/\(id)/reviews") { ($0["reviews"] as? [Any])?.count == 1 }
+            let after = try await client.waitForJSON("/v1/tours/\(id)/reviews", timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.count == 1 }
             #expect((after["summary"] as? [String: Any])?["count"] as? Int == 1)
-            _ = try await App.eventually(client, "/v1/moderation/reviews", token: moderatorToken) { ($0["reviews"] as? [Any])?.isEmpty == true }
+            _ = try await client.waitForJSON("/v1/moderation/reviews", token: moderatorToken, timeout: .seconds(20)) { ($0["reviews"] as? [Any])?.isEmpty == true }
             let editHidden = try await App.send(client, .put, "/v1/tours/\(id)/reviews/me", #"{"rating":5}"#, token: anaToken)
             #expect(editHidden.status == 409 && editHidden.json["code"] as? String == "review-hidden")
             #expect(try await App.send(client, .get, "/v1/tours/\(id)/reviews/me", token: anaToken).json["hidden"] as? Bool == true)

@@ -17,10 +17,6 @@ struct TourAuthoringRoutesTests {
     static let guide = UUID.v4().uuidString.lowercased()
     static let otherGuide = UUID.v4().uuidString.lowercased()
 
-    static func token(_ subject: String, role: Role) async throws -> String {
-        try await TestSigningKey.primary.sign(TokenForge.claims(subject: subject, role: role))
-    }
-
     /// The route table of the assembled service (for the OpenAPI test).
     static func routeTable() async throws -> [(method: String, path: String)] {
         try await withApplication { app, _ in app.routeTable }
@@ -67,13 +63,8 @@ struct TourAuthoringRoutesTests {
     }
 
     static func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ json: String? = nil,
-                     token: String, headers extra: HTTPFields = [:]) async throws -> (status: Int, json: [String: Any], headers: HTTPFields) {
-        var headers = extra
-        headers[.authorization] = "Bearer \(token)"
-        if json != nil { headers[.contentType] = "application/json" }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
-        let body = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
-        return (Int(response.status.code), body, response.headers)
+                     token: String, headers extra: HTTPFields = [:]) async throws -> JSONReply {
+        try await client.sendJSON(method, uri, json: json, token: token, headers: extra)
     }
 
     static let draft = #"{"title":"Krems old town","description":"Gates, churches and wine.","destinationId":2773300,"themes":["history"],"languages":["de","en"],"price":{"amountMinor":0,"currency":"EUR"},"estimatedMinutes":60,"difficulty":"easy","mode":"walk"}"#
@@ -81,9 +72,9 @@ struct TourAuthoringRoutesTests {
     @Test("a guide drafts, adds stops, publishes; incomplete tours list what is missing; travellers and other guides are refused")
     func authoring() async throws {
         try await Self.withService { client in
-            let guide = try await Self.token(Self.guide, role: .guide)
-            let traveller = try await Self.token(UUID.v4().uuidString.lowercased(), role: .traveller)
-            let other = try await Self.token(Self.otherGuide, role: .guide)
+            let guide = try await TokenForge.token(Self.guide, role: .guide)
+            let traveller = try await TokenForge.token(UUID.v4().uuidString.lowercased(), role: .traveller)
+            let other = try await TokenForge.token(Self.otherGuide, role: .guide)
             #expect(try await Self.send(client, .post, "/v1/tours", Self.draft, token: traveller).status == 403)
             let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
             #expect(created.status == 201)
@@ -119,7 +110,7 @@ struct TourAuthoringRoutesTests {
     @Test("bad input is 422 with field errors: unknown theme and destination, negative price, unsupported currency, bad coordinates and radius")
     func badInput() async throws {
         try await Self.withService { client in
-            let guide = try await Self.token(Self.guide, role: .guide)
+            let guide = try await TokenForge.token(Self.guide, role: .guide)
             let bad = #"{"title":"K","description":"","destinationId":1,"themes":["history","ghosts"],"languages":["english!"],"price":{"amountMinor":-5,"currency":"XXY"},"estimatedMinutes":0,"difficulty":"extreme","mode":"swim"}"#
             let reply = try await Self.send(client, .post, "/v1/tours", bad, token: guide)
             #expect(reply.status == 422)
@@ -142,7 +133,7 @@ struct TourAuthoringRoutesTests {
     @Test("conditional edits: an If-Match that is not the current version is refused, so no update is lost")
     func conditionalEdits() async throws {
         try await Self.withService { client in
-            let guide = try await Self.token(Self.guide, role: .guide)
+            let guide = try await TokenForge.token(Self.guide, role: .guide)
             let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
             let id = try #require(created.json["id"] as? String)
             let etag = try #require(created.headers[.eTag])
@@ -160,7 +151,7 @@ struct TourAuthoringRoutesTests {
     @Test("media: a 2 MiB image uploads past the 1 MiB JSON limit, attaches to a stop (which then needs no text) and is served; unknown media is 422")
     func mediaThroughTheService() async throws {
         try await Self.withService { client in
-            let guide = try await Self.token(Self.guide, role: .guide)
+            let guide = try await TokenForge.token(Self.guide, role: .guide)
             var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             png.append(Data(repeating: 0x42, count: 2 * 1_048_576))
             var headers = HTTPFields()
@@ -218,15 +209,15 @@ struct TourAuthoringRoutesTests {
                 metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
                 logger: logger)
             try await app.test(.live) { client in
-                let guide = try await Self.token(Self.guide, role: .guide)
-                let other = try await Self.token(Self.otherGuide, role: .guide)
+                let guide = try await TokenForge.token(Self.guide, role: .guide)
+                let other = try await TokenForge.token(Self.otherGuide, role: .guide)
                 let created = try await Self.send(client, .post, "/v1/tours", Self.draft, token: guide)
                 let id = try #require(created.json["id"] as? String)
                 _ = try await Self.send(client, .post, "/v1/tours", Self.draft, token: other)
                 var listed: [[String: Any]] = []
-                for _ in 0..<100 where listed.isEmpty {
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(50)) {
                     listed = (try await Self.send(client, .get, "/v1/guides/me/tours", token: guide).json["tours"] as? [[String: Any]]) ?? []
-                    if listed.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                    return !listed.isEmpty
                 }
                 #expect(listed.count == 1)
                 #expect((listed.first?["tourId"] as? String)?.lowercased() == id)

@@ -1,18 +1,5 @@
 import Foundation
-
-/// A throwaway directory under the system temporary directory, removed by ``remove()``.
-struct MailTemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-mail-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
+import ServiceTesting
 
 /// What a test SMTP server received and how Python's `email` package parsed it.
 struct MailReceivedMessage: Decodable, Sendable {
@@ -42,10 +29,10 @@ struct MailReceivedMessage: Decodable, Sendable {
 /// Modes of a small hand-written server for TLS, which `smtpd` lacks: `starttls` and `tls` (implicit).
 final class MailSMTPServer: Sendable {
     let port: Int
-    let directory: MailTemporaryDirectory
+    let directory: TemporaryDirectory
     private let process: Process
 
-    private init(port: Int, directory: MailTemporaryDirectory, process: Process) {
+    private init(port: Int, directory: TemporaryDirectory, process: Process) {
         self.port = port
         self.directory = directory
         self.process = process
@@ -53,7 +40,7 @@ final class MailSMTPServer: Sendable {
 
     /// Starts a server in `mode` and waits until it listens (it writes its port only after `listen()`).
     static func start(mode: String, certificate: MailTestCertificate? = nil) async throws -> MailSMTPServer {
-        let directory = try MailTemporaryDirectory()
+        let directory = TemporaryDirectory("waypoint-mail")
         let script = directory.url.appendingPathComponent("server.py")
         try (certificate == nil ? smtpdScript : tlsScript).write(to: script, atomically: true, encoding: .utf8)
         let process = Process()
@@ -64,17 +51,15 @@ final class MailSMTPServer: Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let portFile = directory.url.appendingPathComponent("port")
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-                return MailSMTPServer(port: port, directory: directory, process: process)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(25))
+        var port: Int?
+        try await eventually(timeout: .seconds(15), interval: .milliseconds(25)) {
+            port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+            return port != nil || !process.isRunning
         }
+        if let port { return MailSMTPServer(port: port, directory: directory, process: process) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         directory.remove()
-        throw MailTestError("SMTP test server (\(mode)) did not start")
+        throw TestSetupError("SMTP test server (\(mode)) did not start")
     }
 
     /// The messages received so far, in order.
@@ -304,12 +289,12 @@ final class MailSMTPServer: Sendable {
 
 /// A self-signed certificate for `localhost` / 127.0.0.1 made with the `openssl` command.
 struct MailTestCertificate: Sendable {
-    let directory: MailTemporaryDirectory
+    let directory: TemporaryDirectory
     var certificatePath: String { directory.url.appendingPathComponent("cert.pem").path }
     var keyPath: String { directory.url.appendingPathComponent("key.pem").path }
 
     init() throws {
-        directory = try MailTemporaryDirectory()
+        directory = TemporaryDirectory("waypoint-mail")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -322,30 +307,6 @@ struct MailTestCertificate: Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw MailTestError("openssl could not make a certificate") }
+        guard process.terminationStatus == 0 else { throw TestSetupError("openssl could not make a certificate") }
     }
-}
-
-struct MailTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
-func mailClosedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw MailTestError("socket() failed") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-            bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-        }
-    }
-    guard bound else { throw MailTestError("bind() failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -1,5 +1,6 @@
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 @Suite("Aggregates: pure decide/apply, load → decide → append")
@@ -12,8 +13,8 @@ struct AggregateRepositoryTests {
         #expect(throws: Counter.Rejection.notOpen) { try Counter.decide(.increment(by: 1), Counter.initialState) }
     }
 
-    @Test("commands append events at the loaded version and state is rebuilt from the stream", arguments: Backend.enabled)
-    func executeAndReload(backend: Backend) async throws {
+    @Test("commands append events at the loaded version and state is rebuilt from the stream", arguments: TestBackend.enabled)
+    func executeAndReload(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let counters = repository(store)
             let metadata = EventMetadata(correlationID: UUID(), actorID: "user-7")
@@ -34,8 +35,8 @@ struct AggregateRepositoryTests {
     }
 
     @Test("a version conflict surfaces by default and is retried against fresh state when the command allows it",
-          arguments: Backend.enabled)
-    func conflictsAndRetry(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func conflictsAndRetry(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let counters = repository(store)
             try await counters.execute(.open(limit: 1_000), on: "c")
@@ -64,8 +65,8 @@ struct AggregateRepositoryTests {
         }
     }
 
-    @Test("with snapshots on, a long stream loads from the snapshot and replays only the tail", arguments: Backend.enabled)
-    func snapshotsShortenLoads(backend: Backend) async throws {
+    @Test("with snapshots on, a long stream loads from the snapshot and replays only the tail", arguments: TestBackend.enabled)
+    func snapshotsShortenLoads(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let counters = repository(store, snapshotEvery: 50)
             try await counters.execute(.open(limit: 1_000), on: "c")

@@ -2,6 +2,7 @@ import Contracts
 import Crypto
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 @Suite("Crypto-shredding of personal data in events")
@@ -20,8 +21,8 @@ struct PersonalDataTests {
     }
 
     @Test("sealed fields read back until the key is erased; then neither reads nor replays recover them, and nothing new can be sealed",
-          arguments: Backend.enabled)
-    func eraseKeyForgetsPerson(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func eraseKeyForgetsPerson(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let kek = SymmetricKey(size: .bits256)
             let cipher = PersonalDataCipher(keys: AnyKeys(try await Self.cipher(connection, kek: kek)))

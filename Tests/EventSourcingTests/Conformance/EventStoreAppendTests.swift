@@ -1,13 +1,14 @@
 import EventSourcing
 import Foundation
 import GRDB
+import ServiceTesting
 import Testing
 
 @Suite("Event store conformance: appends")
 struct EventStoreAppendTests {
     @Test("a first append to a new stream gets versions 1…n and positions 1…n, and reads back field for field",
-          arguments: Backend.enabled)
-    func firstAppend(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func firstAppend(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let metadata = EventMetadata(correlationID: UUID(), causationID: UUID(), actorID: "user-1",
                                          traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
@@ -33,8 +34,8 @@ struct EventStoreAppendTests {
         }
     }
 
-    @Test("a wrong expected version is a typed conflict naming the actual version", arguments: Backend.enabled)
-    func wrongExpectedVersion(backend: Backend) async throws {
+    @Test("a wrong expected version is a typed conflict naming the actual version", arguments: TestBackend.enabled)
+    func wrongExpectedVersion(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             try await store.append([.note("a"), .note("b")], to: "s", expectedVersion: .noStream)
             await #expect(throws: EventStoreError.wrongExpectedVersion(streamID: "s", expected: .noStream, actual: 2)) {
@@ -54,8 +55,8 @@ struct EventStoreAppendTests {
         }
     }
 
-    @Test("retrying the same event ids at the same expected version returns the original result", arguments: Backend.enabled)
-    func idempotentRetry(backend: Backend) async throws {
+    @Test("retrying the same event ids at the same expected version returns the original result", arguments: TestBackend.enabled)
+    func idempotentRetry(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let events = [NewEvent.note("a"), .note("b")]
             let first = try await store.append(events, to: "s", expectedVersion: .noStream)
@@ -68,8 +69,8 @@ struct EventStoreAppendTests {
         }
     }
 
-    @Test("an event id reused with different content, stream or version is a typed error", arguments: Backend.enabled)
-    func duplicateEventID(backend: Backend) async throws {
+    @Test("an event id reused with different content, stream or version is a typed error", arguments: TestBackend.enabled)
+    func duplicateEventID(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let id = UUID()
             try await store.append([.note("a", id: id)], to: "s", expectedVersion: .noStream)
@@ -90,8 +91,8 @@ struct EventStoreAppendTests {
         }
     }
 
-    @Test("malformed appends are rejected before anything is written", arguments: Backend.enabled)
-    func malformedAppends(backend: Backend) async throws {
+    @Test("malformed appends are rejected before anything is written", arguments: TestBackend.enabled)
+    func malformedAppends(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             await #expect(throws: EventStoreError.invalidAppend("no events")) {
                 try await store.append([], to: "s", expectedVersion: .any)
@@ -108,8 +109,8 @@ struct EventStoreAppendTests {
         }
     }
 
-    @Test("concurrent appends at one expected version: exactly one wins, the rest conflict", arguments: Backend.enabled)
-    func optimisticConcurrency(backend: Backend) async throws {
+    @Test("concurrent appends at one expected version: exactly one wins, the rest conflict", arguments: TestBackend.enabled)
+    func optimisticConcurrency(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             try await store.append([.note("seed")], to: "s", expectedVersion: .noStream)
             let outcomes = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
@@ -156,8 +157,8 @@ struct EventStoreAppendTests {
         await database.drop()
     }
 
-    @Test("appends survive closing and reopening the store", arguments: Backend.enabled)
-    func durableAcrossReopen(backend: Backend) async throws {
+    @Test("appends survive closing and reopening the store", arguments: TestBackend.enabled)
+    func durableAcrossReopen(backend: TestBackend) async throws {
         let database = TestDatabase(backend)
         let events = (0..<5).map { NewEvent.note("\($0)") }
         try await database.withStore { store, _ in

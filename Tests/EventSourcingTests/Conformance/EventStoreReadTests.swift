@@ -1,11 +1,12 @@
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 @Suite("Event store conformance: reading, subscriptions, upcasting, snapshots")
 struct EventStoreReadTests {
-    @Test("read-all pages through every stream in global order", arguments: Backend.enabled)
-    func readAllPages(backend: Backend) async throws {
+    @Test("read-all pages through every stream in global order", arguments: TestBackend.enabled)
+    func readAllPages(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             for index in 0..<10 {
                 try await store.append([.note("\(index)")], to: "s-\(index % 3)", expectedVersion: .any)
@@ -22,8 +23,8 @@ struct EventStoreReadTests {
         }
     }
 
-    @Test("a subscription catches up, then delivers live appends", arguments: Backend.enabled)
-    func subscriptionCatchUpThenLive(backend: Backend) async throws {
+    @Test("a subscription catches up, then delivers live appends", arguments: TestBackend.enabled)
+    func subscriptionCatchUpThenLive(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             for index in 0..<5 { try await store.append([.note("\(index)")], to: "s", expectedVersion: .any) }
             let collected = try await withThrowingTaskGroup(of: [Int64].self) { group in
@@ -37,8 +38,8 @@ struct EventStoreReadTests {
     }
 
     @Test("8 concurrent writers × 1,000 appends with a live subscriber: every event seen once, in position order",
-          arguments: Backend.enabled)
-    func gaplessUnderConcurrency(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func gaplessUnderConcurrency(backend: TestBackend) async throws {
         let writers = 8
         let appendsPerWriter = 1_000
         try await withFreshStore(backend) { store, _ in
@@ -67,8 +68,8 @@ struct EventStoreReadTests {
     }
 
     @Test("upcasters map old schema versions on read, in a chain, without rewriting the stored event",
-          arguments: Backend.enabled)
-    func upcasting(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func upcasting(backend: TestBackend) async throws {
         let database = TestDatabase(backend)
         let old = try NewEvent(eventType: "NoteAdded", schemaVersion: 1, encoding: ["body": "hello"])
         try await database.withStore { store, _ in
@@ -96,8 +97,8 @@ struct EventStoreReadTests {
         await database.drop()
     }
 
-    @Test("the latest snapshot per stream is kept; an older one never replaces a newer one", arguments: Backend.enabled)
-    func snapshots(backend: Backend) async throws {
+    @Test("the latest snapshot per stream is kept; an older one never replaces a newer one", arguments: TestBackend.enabled)
+    func snapshots(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             #expect(try await store.loadSnapshot(of: "s") == nil)
             let newer = Snapshot(streamID: "s", streamVersion: 20, stateVersion: 1, state: Data("{\"n\":20}".utf8))

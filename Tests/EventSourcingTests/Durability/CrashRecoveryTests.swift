@@ -8,8 +8,8 @@ import Testing
 @Suite("Durability: kill -9 mid-write")
 struct CrashRecoveryTests {
     @Test("SIGKILL at a random moment loses no acknowledged append, and the projection resumes from its checkpoint",
-          arguments: Backend.enabled)
-    func killNineLosesNothing(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func killNineLosesNothing(backend: TestBackend) async throws {
         let database = TestDatabase(backend)
         var arguments: [String]
         switch backend {
@@ -18,7 +18,7 @@ struct CrashRecoveryTests {
                                                     withIntermediateDirectories: true)
             arguments = ["sqlite", database.name]
         case .postgres:
-            arguments = ["postgres", try Backend.postgresURL, database.name]
+            arguments = ["postgres", try TestBackend.postgresURL, database.name]
         }
         var acknowledged: [UUID: Int64] = [:]
         for round in 0..<3 {

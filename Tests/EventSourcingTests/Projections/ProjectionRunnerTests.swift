@@ -1,5 +1,6 @@
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 @Suite("Projections: checkpoints, live updates, rebuild, poison events")
@@ -20,8 +21,8 @@ struct ProjectionRunnerTests {
     }
 
     @Test("a projection catches up, follows live appends, and resumes from its checkpoint after a restart",
-          arguments: Backend.enabled)
-    func catchUpLiveAndResume(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func catchUpLiveAndResume(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let model = NoteReadModel(connection: connection)
             try await Self.appendNotes(store, count: 30)
@@ -29,7 +30,7 @@ struct ProjectionRunnerTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await runner.run() }
                 try await Self.appendNotes(store, count: 50)
-                try await waitUntil { runner.status == .live(position: 80) }
+                try await waitUntil("the runner is live at 80", timeout: .seconds(20)) { runner.status == .live(position: 80) }
                 group.cancelAll()
             }
             var expected = Self.expectedRows(count: 30)
@@ -50,8 +51,8 @@ struct ProjectionRunnerTests {
     }
 
     @Test("a new schema version replaces the old tables and replays the log once; the runner is live with nothing new to apply",
-          arguments: Backend.enabled)
-    func schemaVersion(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func schemaVersion(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let model = NoteReadModel(connection: connection)
             try await Self.appendNotes(store, count: 20)
@@ -67,15 +68,15 @@ struct ProjectionRunnerTests {
             let idle = model.runner(store, schemaVersion: 2)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await idle.run() }
-                try await waitUntil { idle.status == .live(position: 20) }
+                try await waitUntil("the idle runner is live at 20", timeout: .seconds(20)) { idle.status == .live(position: 20) }
                 group.cancelAll()
             }
         }
     }
 
     @Test("a rebuilt read model equals the live one, also while appends continue during the rebuild",
-          arguments: Backend.enabled)
-    func rebuildEqualsLive(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func rebuildEqualsLive(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let model = NoteReadModel(connection: connection)
             try await Self.appendNotes(store, count: 300)
@@ -94,7 +95,7 @@ struct ProjectionRunnerTests {
                 group.addTask { try await runner.rebuild() }
                 try await group.next()
                 try await group.next()
-                try await waitUntil { runner.status == .live(position: 500) }
+                try await waitUntil("the runner is live at 500", timeout: .seconds(20)) { runner.status == .live(position: 500) }
                 group.cancelAll()
             }
             let afterConcurrentRebuild = try await model.rows()
@@ -105,8 +106,8 @@ struct ProjectionRunnerTests {
     }
 
     @Test("an undecodable payload of a known type stops the projection loudly and nothing after it is applied",
-          arguments: Backend.enabled)
-    func poisonEventStops(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func poisonEventStops(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let model = NoteReadModel(connection: connection)
             try await Self.appendNotes(store, count: 3)
@@ -117,7 +118,7 @@ struct ProjectionRunnerTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // A failed runner keeps running (so the service stays up and reports not-ready) until shutdown.
                 group.addTask { try await runner.run() }
-                try await waitUntil { !runner.status.isHealthy }
+                try await waitUntil("the runner is unhealthy", timeout: .seconds(20)) { !runner.status.isHealthy }
                 group.cancelAll()
             }
             guard case let .failed(position, eventPosition, reason) = runner.status else {
@@ -131,8 +132,8 @@ struct ProjectionRunnerTests {
         }
     }
 
-    @Test("unknown event types are ignored by a tolerant projection", arguments: Backend.enabled)
-    func unknownTypesIgnored(backend: Backend) async throws {
+    @Test("unknown event types are ignored by a tolerant projection", arguments: TestBackend.enabled)
+    func unknownTypesIgnored(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, connection in
             let model = NoteReadModel(connection: connection)
             try await store.append(NewEvent(eventType: "FromTheFuture", payload: Data("{\"a\":1}".utf8)), to: "x", expectedVersion: .any)
@@ -143,14 +144,4 @@ struct ProjectionRunnerTests {
             #expect(try await model.rows().count == 2)
         }
     }
-}
-
-/// Polls `condition` every 10 ms for up to `timeout`; records an issue if it never holds.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not met within \(timeout)")
 }

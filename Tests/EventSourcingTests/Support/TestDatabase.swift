@@ -1,14 +1,15 @@
 import EventSourcing
 import Foundation
 import PostgresNIO
+import ServiceTesting
 
 /// A fresh, isolated database for one test: a temporary SQLite file or a new PostgreSQL schema.
 struct TestDatabase: Sendable {
-    let backend: Backend
+    let backend: TestBackend
     /// For SQLite: the file path. For PostgreSQL: the schema name.
     let name: String
 
-    init(_ backend: Backend) {
+    init(_ backend: TestBackend) {
         self.backend = backend
         let token = UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         switch backend {
@@ -29,7 +30,7 @@ struct TestDatabase: Sendable {
             let store = try await SQLiteEventStore(database: database, upcasters: upcasters)
             return try await body(store, .sqlite(database))
         case .postgres:
-            let database = try PostgresServiceDatabase(url: try Backend.postgresURL, schema: name, maximumConnections: 8)
+            let database = try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: name, maximumConnections: 8)
             return try await database.withRunning {
                 let store = try await PostgresEventStore(database: database, upcasters: upcasters)
                 return try await body(store, .postgres(database))
@@ -43,7 +44,7 @@ struct TestDatabase: Sendable {
         case .sqlite:
             try? FileManager.default.removeItem(at: URL(fileURLWithPath: name).deletingLastPathComponent())
         case .postgres:
-            guard let url = try? Backend.postgresURL, let database = try? PostgresServiceDatabase(url: url) else { return }
+            guard let url = try? TestBackend.postgresURL, let database = try? PostgresServiceDatabase(url: url) else { return }
             _ = try? await database.withRunning {
                 try await database.client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(name)\" CASCADE"))
             }
@@ -59,7 +60,7 @@ struct TestDatabase: Sendable {
 
 /// Runs `body` with a fresh store on `backend` and drops the database afterwards.
 func withFreshStore<T: Sendable>(
-    _ backend: Backend, upcasters: UpcasterChain = UpcasterChain(),
+    _ backend: TestBackend, upcasters: UpcasterChain = UpcasterChain(),
     _ body: @Sendable (any EventStore & SnapshotStore, TestDatabase.Connection) async throws -> T
 ) async throws -> T {
     let database = TestDatabase(backend)

@@ -92,13 +92,3 @@ final class SSEClient: Sendable {
         return message
     }
 }
-
-/// Waits until `condition` holds (polling every 10 ms), at most `timeout`; returns whether it held.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return try await condition()
-}

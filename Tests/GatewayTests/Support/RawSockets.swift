@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import ServiceTesting
 #endif
 
 /// Plain TCP for what an HTTP client cannot do on purpose: send half a request, or answer with garbage.
@@ -15,7 +16,7 @@ enum RawSocket {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { close(fd); throw TestFailure("connect failed: errno \(errno)") }
+        guard result == 0 else { close(fd); throw TestSetupError("connect failed: errno \(errno)") }
         var timeout = timeval(tv_sec: Int(receiveTimeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return fd
@@ -103,9 +104,4 @@ final class GarbageServer: @unchecked Sendable {  // the fd is written once in i
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -2,6 +2,7 @@ import EventSourcing
 import Foundation
 import GRDB
 import Messaging
+import ServiceTesting
 
 /// A consumer read model that counts how often each event was applied: exactly-once shows as `applied = 1` everywhere.
 struct SeenHandler: SQLiteEventHandler {
@@ -31,15 +32,11 @@ struct SeenHandler: SQLiteEventHandler {
     }
 }
 
-/// A temporary directory of SQLite files for one test.
-struct TemporaryDirectory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-msg-\(UUID().uuidString.prefix(8))")
-
+extension TemporaryDirectory {
+    /// A SQLite service database named `name` in this directory.
     func database(_ name: String) throws -> SQLiteServiceDatabase {
         try SQLiteServiceDatabase(path: url.appendingPathComponent("\(name).sqlite").path)
     }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Appends `count` NoteAdded events over a few streams.
@@ -48,15 +45,4 @@ func appendNotes(_ store: some EventStore, count: Int, from start: Int = 0) asyn
         try await store.append(try NewEvent(eventType: "NoteAdded", encoding: ["text": "n\(index)"]),
                                to: "note-\(index % 13)", expectedVersion: .any)
     }
-}
-
-/// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
-@discardableResult
-func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
 }
