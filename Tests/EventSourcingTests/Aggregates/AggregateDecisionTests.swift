@@ -1,5 +1,6 @@
 import EventSourcing
 import Foundation
+import ServiceTesting
 import Testing
 
 /// A seat that one request may book: the booking event's id is the request id, so a repeated request finds its booking.
@@ -70,8 +71,8 @@ struct AggregateDecisionTests {
         #expect(throws: Seat.Rejection.taken) { try Seat.decide(.book(request: UUID.v4(), note: "b"), booked) }
     }
 
-    @Test("execute(on:deciding:) answers with what the decision computed from the loaded state", arguments: Backend.enabled)
-    func answersFromState(backend: Backend) async throws {
+    @Test("execute(on:deciding:) answers with what the decision computed from the loaded state", arguments: TestBackend.enabled)
+    func answersFromState(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let counters = AggregateRepository<Counter, AnyEventStore>(store: AnyEventStore(store))
             try await counters.execute(.open(limit: 10), on: "c")
@@ -87,8 +88,8 @@ struct AggregateDecisionTests {
     }
 
     @Test("the aggregate's event id is stored; a same-id event of a concurrent command is a conflict, decided again on retry",
-          arguments: Backend.enabled)
-    func fixedIDsAndConflicts(backend: Backend) async throws {
+          arguments: TestBackend.enabled)
+    func fixedIDsAndConflicts(backend: TestBackend) async throws {
         try await withFreshStore(backend) { store, _ in
             let seats = AggregateRepository<Seat, AnyEventStore>(store: AnyEventStore(store))
             let request = UUID.v4()

@@ -2,6 +2,7 @@ import EventSourcing
 import Foundation
 import GRDB
 import PostgresNIO
+import ServiceTesting
 import Testing
 
 /// One service database as the migrator sees it, on either backend; several may be opened on the same database
@@ -55,7 +56,7 @@ private struct MigratedDatabase: Sendable {
 }
 
 /// Runs `body` with `openers` separate openings of one fresh database on `backend`, then drops it.
-private func withFreshDatabase(_ backend: Backend, openers: Int = 1,
+private func withFreshDatabase(_ backend: TestBackend, openers: Int = 1,
                                _ body: @Sendable ([MigratedDatabase]) async throws -> Void) async throws {
     let fresh = TestDatabase(backend)
     switch backend {
@@ -68,7 +69,7 @@ private func withFreshDatabase(_ backend: Backend, openers: Int = 1,
         }
         await fresh.drop()
     case .postgres:
-        let pools = try (0..<openers).map { _ in try PostgresServiceDatabase(url: try Backend.postgresURL, schema: fresh.name, maximumConnections: 2) }
+        let pools = try (0..<openers).map { _ in try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: fresh.name, maximumConnections: 2) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for pool in pools { group.addTask { await pool.client.run() } }
             defer { group.cancelAll() }
@@ -104,8 +105,8 @@ private struct FailingMigration: Error {}
 
 @Suite("ServiceMigrations")
 struct ServiceMigrationsTests {
-    @Test("each migration runs once, in order, and is recorded by name", arguments: Backend.enabled)
-    func runsOnce(backend: Backend) async throws {
+    @Test("each migration runs once, in order, and is recorded by name", arguments: TestBackend.enabled)
+    func runsOnce(backend: TestBackend) async throws {
         try await withFreshDatabase(backend) { databases async throws in
             let database = databases[0]
             #expect(try await database.applied() == [])
@@ -118,8 +119,8 @@ struct ServiceMigrationsTests {
         }
     }
 
-    @Test("a database created before the migrator opens with its data and records the first migration", arguments: Backend.enabled)
-    func existingDatabase(backend: Backend) async throws {
+    @Test("a database created before the migrator opens with its data and records the first migration", arguments: TestBackend.enabled)
+    func existingDatabase(backend: TestBackend) async throws {
         try await withFreshDatabase(backend) { databases async throws in
             let database = databases[0]
             try await database.createTableBeforeMigrator()
@@ -128,8 +129,8 @@ struct ServiceMigrationsTests {
         }
     }
 
-    @Test("a failing migration leaves neither its changes nor its record; the ones before it stay", arguments: Backend.enabled)
-    func failingMigration(backend: Backend) async throws {
+    @Test("a failing migration leaves neither its changes nor its record; the ones before it stay", arguments: TestBackend.enabled)
+    func failingMigration(backend: TestBackend) async throws {
         try await withFreshDatabase(backend) { databases async throws in
             let database = databases[0]
             var migrations = noteMigrations(withRow: false)
@@ -147,8 +148,8 @@ struct ServiceMigrationsTests {
         }
     }
 
-    @Test("several openers of one fresh database at once apply each migration exactly once", arguments: Backend.enabled)
-    func concurrentOpeners(backend: Backend) async throws {
+    @Test("several openers of one fresh database at once apply each migration exactly once", arguments: TestBackend.enabled)
+    func concurrentOpeners(backend: TestBackend) async throws {
         try await withFreshDatabase(backend, openers: 4) { databases async throws in
             let applied = try await withThrowingTaskGroup(of: [String].self) { group in
                 for database in databases { group.addTask { try await database.migrate(noteMigrations()) } }
