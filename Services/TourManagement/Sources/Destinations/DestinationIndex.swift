@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import ReferenceData
 import Synchronization
 
 /// A city of the gazetteer: a destination tours belong to.
@@ -19,24 +20,12 @@ public struct City: Sendable, Hashable, Codable {
     }
 }
 
-/// How names are compared: case- and diacritic-insensitive, with the letters Unicode does not decompose folded by
-/// hand (ł, ø, æ, œ, ð, þ, đ, ħ, ı, ß) and typographic apostrophes made plain.
+/// How destination names are compared: ReferenceData's ``NameKey`` (case- and diacritic-insensitive, with the letters
+/// Unicode does not decompose folded by hand), the one folding of names in Waypoint.
 public enum DestinationName {
-    private static let extraFolds: [Character: String] = [
-        "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ð": "d", "þ": "th", "đ": "d", "ħ": "h", "ı": "i", "ß": "ss",
-        "’": "'", "‘": "'", "ʻ": "'", "ʼ": "'", "`": "'",
-    ]
-
     /// The search key of `name`.
     public static func key(_ name: String) -> String {
-        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        guard folded.contains(where: { !$0.isASCII }) || folded.contains("`") else { return folded }
-        var result = ""
-        result.reserveCapacity(folded.utf8.count)
-        for character in folded {
-            if let replacement = extraFolds[character] { result += replacement } else { result.append(character) }
-        }
-        return result
+        NameKey.key(name)
     }
 }
 
