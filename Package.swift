@@ -61,7 +61,7 @@ let package = Package(
             path: "Shared/EventSourcing"
         ),
         .target(name: "Geo", path: "Shared/Geo"),
-        .target(name: "RoadNetwork", dependencies: ["CZlib", "Geo"], path: "Shared/RoadNetwork"),
+        .target(name: "RoadNetwork", dependencies: ["CZlib", "Geo", "ReferenceData"], path: "Shared/RoadNetwork"),
         // Reading the reference data in ../shared/data: gzip through the system zlib, and where the directory is.
         .systemLibrary(name: "CZlib", path: "Shared/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ReferenceData", dependencies: ["CZlib"], path: "Shared/ReferenceData"),
