@@ -191,13 +191,12 @@ struct GuideProfilesTests {
             let profiles = GuideProfiles(authURL: URL(string: "http://127.0.0.1:9")!, accounts: GuideAccounts(storage: storage),
                                          requestTimeout: .milliseconds(500), logger: Self.quiet)
             let id = UUID()
-            let start = ContinuousClock.now
             #expect(await profiles.publicGuide(id) == PublicGuide(id: id, name: nil))
             #expect(await profiles.publicGuides([id, UUID()]).values.allSatisfy { $0.name == nil })
+            // One request in all (not one per guide) is what bounds the wait to one request's timeout; counted rather
+            // than timed, since a shared 2-core machine under the full test run stretches any wall-clock bound.
             #expect(profiles.requestCount == 1, "after a failure, auth is left alone for the back-off")
             #expect(profiles.cachedIDs.isEmpty, "a failure is not cached")
-            // One request's timeout (0.5 s) bounds the wait, not one per guide; the bound is loose because CI machines are shared.
-            #expect(ContinuousClock.now - start < .seconds(10))
         }
     }
 
