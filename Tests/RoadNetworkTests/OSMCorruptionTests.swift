@@ -35,9 +35,9 @@ struct OSMCorruptionTests {
         let whole = try Self.bytes(source)
         // Cuts near the start, in the middle of blocks and just before the end (the last bytes hold gzip's checksum and
         // length, or PBF's last block).
-        var cuts = [1, 3, 5, 9, 17, 1_000, whole.count / 2, whole.count - 1, whole.count - 8, whole.count - 9]
+        var cuts = [3, 9, 1_000, whole.count / 2, whole.count - 1, whole.count - 9]
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<4 { cuts.append(Int.random(in: 1..<whole.count, using: &generator)) }
+        for _ in 0..<2 { cuts.append(Int.random(in: 1..<whole.count, using: &generator)) }
         for cut in cuts {
             let path = try Self.write(Array(whole[..<cut]), suffix: suffix)
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -83,7 +83,7 @@ struct OSMCorruptionTests {
         let whole = try Self.bytes(OSMFixtures.helsinki)
         var generator = SystemRandomNumberGenerator()
         var errors = 0
-        let trials = 40
+        let trials = 20
         for _ in 0..<trials {
             var damaged = whole
             let index = Int.random(in: 0..<whole.count, using: &generator)
