@@ -324,11 +324,7 @@ struct OSMPBFReader {
             }
         }
         guard let id else { throw OSMReadError(file: path, offset: offset, reason: .invalidValue("a way without id")) }
-        var running: Int64 = 0
-        for index in refs.indices {
-            running &+= refs[index]
-            refs[index] = running
-        }
+        Self.undelta(&refs)
         return OSMWay(id: id, nodeIDs: refs, tags: try tags(keys: keys, values: values, context: context, element: "way \(id)", offset: offset))
     }
 
@@ -357,11 +353,10 @@ struct OSMPBFReader {
             throw OSMReadError(file: path, offset: offset, element: name,
                                reason: .malformed("\(memberIDs.count) members but \(roles.count) roles and \(types.count) types"))
         }
+        Self.undelta(&memberIDs)
         var members: [OSMMember] = []
         members.reserveCapacity(memberIDs.count)
-        var running: Int64 = 0
         for index in memberIDs.indices {
-            running &+= memberIDs[index]
             guard Int(roles[index]) < context.strings.count else {
                 throw OSMReadError(file: path, offset: offset, element: name, reason: .malformed("a role refers past the string table"))
             }
@@ -372,9 +367,18 @@ struct OSMPBFReader {
             case 2: type = .relation
             default: throw OSMReadError(file: path, offset: offset, element: name, reason: .invalidValue("member type \(types[index])"))
             }
-            members.append(OSMMember(type: type, ref: running, role: context.strings[Int(roles[index])]))
+            members.append(OSMMember(type: type, ref: memberIDs[index], role: context.strings[Int(roles[index])]))
         }
         return OSMRelation(id: id, members: members, tags: try tags(keys: keys, values: values, context: context, element: name, offset: offset))
+    }
+
+    /// Replaces delta-coded values (PBF's way refs and member ids) by their running sums.
+    static func undelta(_ values: inout [Int64]) {
+        var running: Int64 = 0
+        for index in values.indices {
+            running &+= values[index]
+            values[index] = running
+        }
     }
 
     /// Runs `body`, turning a ``ProtobufError`` into an ``OSMReadError`` at `offset` naming `element`.

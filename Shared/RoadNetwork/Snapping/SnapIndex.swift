@@ -81,7 +81,7 @@ public struct SnapIndex: Sendable {
             }
             ring += 1
         }
-        return best.values.sorted { ($0.distance, $0.edge) < ($1.distance, $1.edge) }.prefix(limit).map { $0 }
+        return best.values.sorted { ($0.distance, $0.edge) < ($1.distance, $1.edge) }.prefix(limit).map(withOffset)
     }
 
     /// Metres per degree on the sphere of the graph's lengths.
@@ -97,17 +97,25 @@ public struct SnapIndex: Sendable {
         let px = ax + t * dx, py = ay + t * dy
         let projectedLatitude = latitude + py / scaleLatitude
         let projectedLongitude = longitude + px / scaleLongitude
-        // Offset: the graph's length of the shape before this segment, plus the part of it up to the point.
-        let start = Int(graph.edgeShapeStarts[edge])
+        let distance = RoadGraphBuilder.distance((latitude, longitude), (projectedLatitude, projectedLongitude))
+        return Snap(edge: edge, segment: point - Int(graph.edgeShapeStarts[edge]), latitude: projectedLatitude,
+                    longitude: projectedLongitude, distance: distance, offset: 0)
+    }
+
+    /// `snap` with its offset: the shape's length before its segment plus the part of the segment up to the point —
+    /// computed once per returned snap, not for every segment the search compares.
+    private func withOffset(_ snap: Snap) -> Snap {
+        let start = Int(graph.edgeShapeStarts[snap.edge])
+        let point = start + snap.segment
         var offset = 0.0
         for index in start..<point {
             offset += RoadGraphBuilder.distance((graph.shapeLatitudes[index], graph.shapeLongitudes[index]),
                                                 (graph.shapeLatitudes[index + 1], graph.shapeLongitudes[index + 1]))
         }
-        offset += RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (projectedLatitude, projectedLongitude))
-        let distance = RoadGraphBuilder.distance((latitude, longitude), (projectedLatitude, projectedLongitude))
-        return Snap(edge: edge, segment: point - start, latitude: projectedLatitude, longitude: projectedLongitude,
-                    distance: distance, offset: offset)
+        offset += RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (snap.latitude, snap.longitude))
+        var result = snap
+        result.offset = offset
+        return result
     }
 
     private func row(_ latitude: Double) -> Int { Int((latitude / cellDegrees).rounded(.down)) }
