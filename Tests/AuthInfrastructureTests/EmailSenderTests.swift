@@ -105,8 +105,10 @@ struct SMTPEmailSenderTests {
         body.hasSuffix("\n") ? String(body.dropLast()) : body
     }
 
+    /// A sender for one test. The deadline is generous: these tests check what arrives, not how fast,
+    /// and the shared unit stage can starve a connection for many seconds (the timeout has its own test).
     func sender(port: Int, host: String = "127.0.0.1", security: SMTPConfiguration.Security = .none,
-                username: String? = nil, password: String? = nil, timeout: Duration = .seconds(10),
+                username: String? = nil, password: String? = nil, timeout: Duration = .seconds(120),
                 caCertificatesFile: String? = nil) -> SMTPEmailSender {
         SMTPEmailSender(configuration: SMTPConfiguration(
             host: host, port: port, from: "Waypoint <no-reply@waypoint.example>", security: security,

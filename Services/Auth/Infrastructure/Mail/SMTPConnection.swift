@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// One SMTP reply: a three-digit code and its text lines (several for `250-…` multi-line replies).
 struct SMTPReply: Sendable, Hashable {
@@ -16,6 +17,9 @@ struct SMTPReply: Sendable, Hashable {
 /// All state lives in a ``SMTPReplyHandler`` on the channel's event loop; this wrapper is the async face.
 struct SMTPConnection: Sendable {
     let channel: any Channel
+    /// The first failure the reply handler recorded. Kept outside the pipeline so that it is still known
+    /// after the channel closed and removed its handlers (a timeout or a server hang-up between commands).
+    let failures: SMTPFailureRecord
 
     /// Connects to `host:port`, starting TLS at once when `tls` is given (implicit TLS).
     static func connect(
@@ -25,6 +29,7 @@ struct SMTPConnection: Sendable {
         timeout: TimeAmount
     ) async throws(EmailError) -> SMTPConnection {
         let serverHostname = serverHostname(for: host)
+        let failures = SMTPFailureRecord()
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .channelInitializer { channel in
@@ -32,11 +37,11 @@ struct SMTPConnection: Sendable {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
                     }
-                    try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler())
+                    try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler(failures: failures))
                 }
             }
         do {
-            return SMTPConnection(channel: try await bootstrap.connect(host: host, port: port).get())
+            return SMTPConnection(channel: try await bootstrap.connect(host: host, port: port).get(), failures: failures)
         } catch {
             throw .connection("cannot connect to \(host):\(port): \(error)")
         }
@@ -50,11 +55,12 @@ struct SMTPConnection: Sendable {
     /// The next complete reply from the server.
     func readReply() async throws -> SMTPReply {
         let channel = channel
+        let failures = failures
         return try await channel.eventLoop.flatSubmit {
             do {
                 return try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self).nextReply(on: channel.eventLoop)
             } catch {
-                return channel.eventLoop.makeFailedFuture(EmailError.connection("connection closed"))
+                return channel.eventLoop.makeFailedFuture(failures.first ?? EmailError.connection("connection closed"))
             }
         }.get()
     }
@@ -97,11 +103,8 @@ struct SMTPConnection: Sendable {
     }
 
     /// The first failure the connection recorded (closed, protocol error, timeout), if any.
-    func recordedFailure() async -> EmailError? {
-        let channel = channel
-        return try? await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: SMTPReplyHandler.self).failure
-        }.get()
+    func recordedFailure() -> EmailError? {
+        failures.first
     }
 
     /// Closes the connection (idempotent).
@@ -125,6 +128,12 @@ final class SMTPReplyHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var waiters = CircularBuffer<EventLoopPromise<SMTPReply>>()
     /// The first failure; later reads fail with it.
     private(set) var failure: EmailError?
+    /// Where the first failure is published for readers that find the handler gone.
+    private let failures: SMTPFailureRecord
+
+    init(failures: SMTPFailureRecord) {
+        self.failures = failures
+    }
 
     /// Whether bytes or replies arrived that nobody has read yet.
     var hasUnreadInput: Bool { buffer.readableBytes > 0 || partial != nil || !replies.isEmpty }
@@ -142,6 +151,7 @@ final class SMTPReplyHandler: ChannelInboundHandler, RemovableChannelHandler {
     func fail(_ error: EmailError) {
         guard failure == nil else { return }
         failure = error
+        failures.record(error)
         while let waiter = waiters.popFirst() { waiter.fail(error) }
     }
 
@@ -199,5 +209,18 @@ final class SMTPReplyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func protocolError(_ reason: String) {
         fail(.connection("SMTP protocol error: \(reason)"))
+    }
+}
+
+/// The first failure of one SMTP connection, readable from any thread.
+final class SMTPFailureRecord: Sendable {
+    private let value = Mutex<EmailError?>(nil)
+
+    /// The first recorded failure, if any.
+    var first: EmailError? { value.withLock { $0 } }
+
+    /// Records `error` unless a failure is already recorded.
+    func record(_ error: EmailError) {
+        value.withLock { if $0 == nil { $0 = error } }
     }
 }

@@ -56,7 +56,7 @@ public struct SMTPEmailSender: EmailSender {
             if error is EmailError {
                 failure = error
             } else {
-                failure = await connection.recordedFailure() ?? EmailError.connection(String(describing: error))
+                failure = connection.recordedFailure() ?? EmailError.connection(String(describing: error))
             }
             // Polite but best effort: the server discards the transaction either way.
             try? await connection.write(Array("QUIT\r\n".utf8))
