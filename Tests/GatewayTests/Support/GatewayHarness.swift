@@ -35,6 +35,9 @@ struct GatewayHarness: Sendable {
                 endpoints: ServiceEndpoints(baseURLs: ports.mapValues { URL(string: "http://127.0.0.1:\($0)")! }),
                 authRatePerMinute: 100_000, ratePerMinute: 100_000
             )
+            // Generous unless a test is about timeouts: under the shared unit stage a stand-in can take seconds to
+            // answer, and the 5 s default turned such an answer into a 504 (no X-Cache) in unrelated tests.
+            configuration.upstreamTimeout = .seconds(60)
             configure(&configuration)
             let final = configuration
             let logger = logSink.map { sink in
