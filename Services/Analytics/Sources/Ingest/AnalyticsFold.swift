@@ -13,14 +13,8 @@ enum AnalyticsFold {
     /// What `analytics_erased` stores for an erased user: the first 128 bits of SHA-256 of the id, hex. Events arriving
     /// after an erasure are recognised by it, and even this table never holds the id itself.
     static func tombstone(_ userId: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(32)
-        for byte in SHA256.hash(data: Data(userId.utf8)).prefix(16) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        var userId = userId
+        return AnalyticsBatch.hex(userId.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }.prefix(16))
     }
 
     /// The ids of `fact` whose erasure changes how it is written (its guide, and a signed-in viewer).

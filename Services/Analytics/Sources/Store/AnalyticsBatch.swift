@@ -20,9 +20,10 @@ enum AnalyticsBatch {
     /// The dedupe key of a source stream: the first 128 bits of SHA-256 of `source`, a newline and the stream id, hex.
     static func streamKey(source: String, stream: String) -> String {
         var hasher = SHA256()
-        hasher.update(data: Data(source.utf8))
-        hasher.update(data: Data([0x0A]))
-        hasher.update(data: Data(stream.utf8))
+        var source = source, stream = stream
+        source.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(0x0A)) { hasher.update(bufferPointer: $0) }
+        stream.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         return hex(hasher.finalize().prefix(16))
     }
 

@@ -110,7 +110,7 @@ enum AnalyticsSchema {
 enum AnalyticsStatement: Int, CaseIterable, Sendable {
     case tourDay, sales, viewer, activity, activityTrim, tourDetails, tourUnlisted, tourRating, registration
     case eraseMark, eraseViewers, eraseViewerGuides, eraseTours, eraseTourDays, eraseSales, eraseActivity
-    case erasedLookup, inboxWrite, inboxRead, tombstoneRead
+    case erasedLookup, inboxWrite, inboxRead, tombstoneRead, tombstoneList
 
     func sql(_ t: ProjectionTables) -> String {
         typealias S = AnalyticsSchema
@@ -200,6 +200,8 @@ enum AnalyticsStatement: Int, CaseIterable, Sendable {
             return "SELECT last_version FROM \(t(S.inbox)) WHERE stream_key = $1"
         case .tombstoneRead:
             return "SELECT tombstone FROM \(t(S.erased)) WHERE tombstone = $1"
+        case .tombstoneList:
+            return "SELECT tombstone FROM \(t(S.erased)) LIMIT $1"
         }
     }
 }
