@@ -83,11 +83,11 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
 
     /// Which of `ids` are erased. With few tombstones (the usual case) they are read at once, and with none no id is
     /// even hashed; a batch checks ~20,000 ids, which one lookup each cost ~4 % of the ingest.
-    static func erasedIDs(_ ids: Set<String>, db: Database, statements: AnalyticsStatements,
+    static func erasedIDs(_ candidates: @autoclosure () -> Set<String>, db: Database, statements: AnalyticsStatements,
                           wholeLimit: Int = wholeTombstoneLimit) throws -> Set<String> {
-        guard !ids.isEmpty else { return [] }
         let all = try String.fetchAll(db, sql: statements[.tombstoneList], arguments: [wholeLimit + 1])
         if all.isEmpty { return [] }
+        let ids = candidates()
         if all.count <= wholeLimit {
             let tombstones = Set(all)
             return ids.filter { tombstones.contains(AnalyticsFold.tombstone($0)) }
