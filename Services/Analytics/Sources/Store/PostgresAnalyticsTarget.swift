@@ -58,17 +58,17 @@ public struct PostgresAnalyticsTarget: ConsumerTarget {
     }
 
     private func applyBatch(_ events: [PublishedEvent]) async throws -> Int {
-        let keys = events.map { AnalyticsBatch.streamKey(source: $0.source, stream: $0.streamID) }
+        let batch = await AnalyticsBatch.prepare(events)
         let logger = database.logger, name = name, statements = statements, tables = tables
         return try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey(name)))", logger: logger)
             var stored: [String: Int64] = [:]
-            let unique = Array(Set(keys))
+            let unique = Array(Set(batch.keys))
             let versions = try await connection.query(
                 "SELECT stream_key, last_version FROM \(unescaped: tables(AnalyticsSchema.inbox)) WHERE stream_key = ANY(\(unique))",
                 logger: logger)
             for try await (key, version) in versions.decode((String, Int64).self) { stored[key] = version }
-            let (decoded, touched) = try AnalyticsBatch.decode(events, keys: keys, versions: stored)
+            let (decoded, touched) = try AnalyticsBatch.decode(batch, versions: stored)
             let ids = Array(AnalyticsBatch.idsToCheck(decoded))
             var erased: Set<String> = []
             if !ids.isEmpty {

@@ -57,14 +57,14 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
 
     private func applyBatch(_ events: [PublishedEvent]) async throws -> Int {
         let name = name, statements = statements
-        let keys = events.map { AnalyticsBatch.streamKey(source: $0.source, stream: $0.streamID) }
+        let batch = await AnalyticsBatch.prepare(events)
         return try await database.write { db in
             var stored: [String: Int64] = [:]
             let readVersion = try db.cachedStatement(sql: statements[.inboxRead])
-            for key in Set(keys) {
+            for key in Set(batch.keys) {
                 if let version = try Raw.int(readVersion, [.text(key)]) { stored[key] = version }
             }
-            let (decoded, touched) = try AnalyticsBatch.decode(events, keys: keys, versions: stored)
+            let (decoded, touched) = try AnalyticsBatch.decode(batch, versions: stored)
             let erased = try Self.erasedIDs(AnalyticsBatch.idsToCheck(decoded), db: db, statements: statements)
             for write in AnalyticsBatch.plan(decoded, erased: erased, inbox: touched) {
                 try Raw.execute(try db.cachedStatement(sql: statements[write.statement]), write.arguments)
