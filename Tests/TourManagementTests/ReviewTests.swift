@@ -35,7 +35,8 @@ struct ReviewHarness: Sendable {
             let clock = TestClock()
             let harness = ReviewHarness(
                 storage: storage, store: AnyEventStore(storage.store),
-                reviews: ReviewCommands(storage: storage, readModelTimeout: .seconds(2), now: { clock.now() }),
+                reviews: ReviewCommands(storage: storage, stores: try await TourManagementStores.open(storage), readModelTimeout: .seconds(2),
+                                        now: { clock.now() }),
                 catalog: TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres),
                 entitlementsProjection: storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection()),
                 reviewsProjection: storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection()),

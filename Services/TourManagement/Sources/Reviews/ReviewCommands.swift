@@ -66,12 +66,12 @@ public struct ReviewCommands: Sendable {
         self.now = now
     }
 
-    /// Over a service's storage (its log, key store, checkpoints and read models).
-    public init(storage: ServiceStorage, readModelTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init) {
+    /// Over a service's storage (its log, key store, checkpoints and read models) and its stores (the `reviews` read model's).
+    public init(storage: ServiceStorage, stores: TourManagementStores, readModelTimeout: Duration = .seconds(10),
+                now: @escaping @Sendable () -> Date = Date.init) {
         self.init(store: AnyEventStore(storage.store), keys: storage.personalDataKeys,
                   entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
-                  catalog: ReviewCatalog(store: storage.backend(sqlite: { database -> any ReviewReadStore in SQLiteReviewReadStore(database: database) },
-                                                                postgres: { database -> any ReviewReadStore in PostgresReviewReadStore(database: database) })),
+                  catalog: ReviewCatalog(store: stores.reviewReads),
                   checkpoints: storage.checkpoints,
                   readModelTimeout: readModelTimeout, now: now)
     }
