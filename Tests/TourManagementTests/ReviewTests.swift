@@ -119,7 +119,8 @@ func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation
     do {
         try await body()
         Issue.record("expected \(status) \(code), got success", sourceLocation: sourceLocation)
-    } catch let problem as Problem {
+    } catch let error as any ProblemConvertible {
+        let problem = error.problem
         #expect(Int(problem.status.code) == status && problem.code == code, "\(problem)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected \(status) \(code), got \(error)", sourceLocation: sourceLocation)
