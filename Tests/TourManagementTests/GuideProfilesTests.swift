@@ -42,7 +42,7 @@ struct GuideProfilesTests {
                 try await auth.append(SessionStarted(sessionId: UUID(), userId: guide, method: .password, startedAt: Self.t0,
                                                      expiresAt: Self.t0.addingTimeInterval(3600)), stream: "session-\(UUID())")
                 try await Self.caughtUp(consumer, auth)
-                let accounts = GuideAccounts(storage: storage)
+                let accounts = try await Self.accounts(storage)
 
                 // Registration: the name comes from the profile endpoint (username without a display name), then from cache.
                 #expect(try await accounts.account(guide) == GuideAccount(userId: guide, role: .guide, status: .active, updatedAt: Self.t0))
@@ -156,7 +156,7 @@ struct GuideProfilesTests {
                 #expect(try await Self.redeliver(Array(delivered[..<9]), storage: storage) == 9)
                 #expect(try await Self.redeliver(delivered, storage: storage) == delivered.count - 9)
                 #expect(try await Self.redeliver(delivered, storage: storage) == 0)
-                let rows = try await GuideAccounts(storage: storage).all()
+                let rows = try await Self.accounts(storage).all()
                 #expect(Set(rows) == expected, "\(backend)")
 
                 // A known event whose payload does not decode stops the consumer; nothing of its batch is committed.
@@ -176,7 +176,7 @@ struct GuideProfilesTests {
                 await #expect(throws: ConsumerFailure.self) {
                     try await Self.redeliver([PublishedEvent(future, source: "auth")], storage: storage)
                 }
-                #expect(try await GuideAccounts(storage: storage).all() == rows)
+                #expect(try await Self.accounts(storage).all() == rows)
                 return rows
             }
         }
@@ -188,7 +188,7 @@ struct GuideProfilesTests {
     @Test("auth unreachable: no name, no error, and no request during the back-off")
     func authUnreachable() async throws {
         try await Self.withStorage(.sqlite) { storage in
-            let profiles = GuideProfiles(authURL: URL(string: "http://127.0.0.1:9")!, accounts: GuideAccounts(storage: storage),
+            let profiles = GuideProfiles(authURL: URL(string: "http://127.0.0.1:9")!, accounts: try await Self.accounts(storage),
                                          requestTimeout: .milliseconds(500), logger: Self.quiet)
             let id = UUID()
             #expect(await profiles.publicGuide(id) == PublicGuide(id: id, name: nil))
@@ -204,7 +204,7 @@ struct GuideProfilesTests {
     func listPage() async throws {
         try await Self.withAuthStub(delay: .milliseconds(20)) { auth in
             try await Self.withStorage(.sqlite) { storage in
-                let profiles = GuideProfiles(authURL: auth.url, accounts: GuideAccounts(storage: storage), maxConcurrentFetches: 4,
+                let profiles = GuideProfiles(authURL: auth.url, accounts: try await Self.accounts(storage), maxConcurrentFetches: 4,
                                              logger: Self.quiet)
                 let ids = (0..<16).map { _ in UUID() }
                 for (index, id) in ids.enumerated() { auth.board.set(id, username: "guide\(index)", displayName: nil) }
@@ -261,6 +261,11 @@ struct GuideProfilesTests {
             RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings), logger: quiet, body)
     }
 
+    /// The reads of `guide_accounts` in `storage`, through the store the composition root opens.
+    static func accounts(_ storage: ServiceStorage) async throws -> GuideAccounts {
+        GuideAccounts(store: try await TourManagementStores.open(storage).guideAccounts)
+    }
+
     /// tour-management's side, wired the way the server wires it: `GuideProfiles.make` on the given backend, the consumer
     /// running on the embedded transport (no Kafka brokers configured) against `authURL`.
     static func withTourManagement<T: Sendable>(
@@ -268,7 +273,8 @@ struct GuideProfilesTests {
         _ body: @escaping @Sendable (ServiceStorage, any ConsumerService, GuideProfiles) async throws -> T
     ) async throws -> T {
         try await withStorage(backend) { storage in
-            let (consumer, profiles) = try GuideProfiles.make(storage: storage, authURL: authURL, internalToken: token,
+            let (consumer, profiles) = try GuideProfiles.make(storage: storage, accounts: try await TourManagementStores.open(storage).guideAccounts,
+                                                              authURL: authURL, internalToken: token,
                                                               options: ConsumerOptions(pollTimeout: .milliseconds(250)), logger: quiet)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {

@@ -35,7 +35,8 @@ struct ReviewHarness: Sendable {
             let clock = TestClock()
             let harness = ReviewHarness(
                 storage: storage, store: AnyEventStore(storage.store),
-                reviews: ReviewCommands(storage: storage, readModelTimeout: .seconds(2), now: { clock.now() }),
+                reviews: ReviewCommands(storage: storage, stores: try await TourManagementStores.open(storage), readModelTimeout: .seconds(2),
+                                        now: { clock.now() }),
                 catalog: TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres),
                 entitlementsProjection: storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection()),
                 reviewsProjection: storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection()),
@@ -118,7 +119,8 @@ func expectProblem(_ status: Int, _ code: String, sourceLocation: SourceLocation
     do {
         try await body()
         Issue.record("expected \(status) \(code), got success", sourceLocation: sourceLocation)
-    } catch let problem as Problem {
+    } catch let error as any ProblemConvertible {
+        let problem = error.problem
         #expect(Int(problem.status.code) == status && problem.code == code, "\(problem)", sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected \(status) \(code), got \(error)", sourceLocation: sourceLocation)

@@ -76,9 +76,9 @@ public struct TourManagementServer: Sendable {
                                               after: [bundleQueue, discovery], logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours,
                                           countedFrom: [guideTours, discovery], logger: logger)
-        let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, authURL: configuration.authURL,
+        let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, accounts: stores.guideAccounts, authURL: configuration.authURL,
                                                                     internalToken: configuration.service.internalToken, logger: logger)
-        let reviews = ReviewCommands(storage: storage, now: now)
+        let reviews = ReviewCommands(storage: storage, stores: stores, now: now)
         let favourites = Favourites(store: store, catalog: catalog, now: now)
         let erasures = ErasureWorker(reviews: reviews, store: stores.erasures, after: [readModels.reviews], logger: logger)
         let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: logger)

@@ -1,8 +1,6 @@
 import Contracts
 import EventSourcing
 import Foundation
-import GRDB
-import PostgresNIO
 import Synchronization
 
 /// An exchange rate as operators type it: a positive decimal string, up to 7 integer and 10 fraction digits, read
@@ -103,85 +101,6 @@ public struct ExchangeRateTable: Sendable, Hashable {
         let amount = Int64(quotient)
         return ConvertedPrice(amountMinor: price.amountMinor < 0 ? -amount : amount, currency: target, ratesUpdatedAt: updatedAt)
     }
-}
-
-/// Where the table is kept: `exchange_rates (currency PRIMARY KEY, rate TEXT, updated_at)` in the service's database
-/// (reference data operators maintain, not events). One implementation per backend.
-public protocol ExchangeRateStore: Sendable {
-    func load() async throws -> ExchangeRateTable
-    /// Replaces the whole table in one transaction.
-    func replace(with rates: [String: DecimalRate], at date: Date) async throws
-}
-
-/// ``ExchangeRateStore`` in the embedded SQLite database.
-public struct SQLiteExchangeRateStore: ExchangeRateStore {
-    let database: SQLiteServiceDatabase
-
-    /// The store over `database`, whose table ``TourManagementMigrations`` created.
-    public init(database: SQLiteServiceDatabase) {
-        self.database = database
-    }
-
-    public func load() async throws -> ExchangeRateTable {
-        try await database.read { db in
-            var table = ExchangeRateTable()
-            for row in try Row.fetchAll(db, sql: "SELECT currency, rate, updated_at_us FROM exchange_rates") {
-                let code: String = row["currency"], text: String = row["rate"], micros: Int64 = row["updated_at_us"]
-                guard let rate = DecimalRate(text) else { throw ExchangeRateCorruption(currency: code, rate: text) }
-                table.rates[code] = rate
-                table.updatedAt = Date(microsecondsSince1970: micros)
-            }
-            return table
-        }
-    }
-
-    public func replace(with rates: [String: DecimalRate], at date: Date) async throws {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM exchange_rates")
-            let insert = try db.makeStatement(sql: "INSERT INTO exchange_rates (currency, rate, updated_at_us) VALUES (?, ?, ?)")
-            for (code, rate) in rates { try insert.execute(arguments: [code, rate.description, date.microsecondsSince1970]) }
-        }
-    }
-}
-
-/// ``ExchangeRateStore`` in the service's PostgreSQL database.
-public struct PostgresExchangeRateStore: ExchangeRateStore {
-    let database: PostgresServiceDatabase
-
-    /// The store over `database`, whose table ``TourManagementMigrations`` created.
-    public init(database: PostgresServiceDatabase) {
-        self.database = database
-    }
-
-    public func load() async throws -> ExchangeRateTable {
-        var table = ExchangeRateTable()
-        let rows = try await database.client.query("SELECT currency, rate, updated_at_us FROM exchange_rates", logger: database.logger)
-        for try await (code, text, micros) in rows.decode((String, String, Int64).self) {
-            guard let rate = DecimalRate(text) else { throw ExchangeRateCorruption(currency: code, rate: text) }
-            table.rates[code] = rate
-            table.updatedAt = Date(microsecondsSince1970: micros)
-        }
-        return table
-    }
-
-    public func replace(with rates: [String: DecimalRate], at date: Date) async throws {
-        let codes = rates.keys.sorted()
-        let texts = codes.map { rates[$0]!.description }
-        let micros = date.microsecondsSince1970
-        try await database.transaction { connection in
-            try await connection.query("DELETE FROM exchange_rates", logger: database.logger)
-            try await connection.query("""
-                INSERT INTO exchange_rates (currency, rate, updated_at_us) SELECT c, r, \(micros) FROM unnest(\(codes)::text[], \(texts)::text[]) AS t(c, r)
-                """, logger: database.logger)
-        }
-    }
-}
-
-/// A stored rate that does not parse (the table was edited by hand).
-public struct ExchangeRateCorruption: Error, CustomStringConvertible {
-    public var currency: String
-    public var rate: String
-    public var description: String { "exchange_rates row \(currency) has an unreadable rate '\(rate)'" }
 }
 
 /// The exchange rates of the service: the table, cached in memory for `cacheLifetime` (list pages convert dozens of

@@ -196,15 +196,6 @@ enum DiscoveryRatingFold {
         }
     }
 
-    /// The pending table (older databases made before it existed get it on first need).
-    static func createPending(_ t: ProjectionTables, postgres: Bool) -> String {
-        let id = postgres ? "uuid" : "TEXT"
-        return """
-            CREATE TABLE IF NOT EXISTS \(t("tour_rating_pending")) (tour_id \(id) PRIMARY KEY, rating_count \(postgres ? "int" : "INTEGER") NOT NULL,
-                rating_sum \(postgres ? "int" : "INTEGER") NOT NULL)
-            """
-    }
-
     static func apply(_ change: (tourId: UUID, delta: TourRating), _ db: Database, _ t: ProjectionTables) throws {
         let id = change.tourId.uuidString.lowercased()
         if let row = try Row.fetchOne(db, sql: "SELECT rating_count, rating_sum FROM \(t("tour_search")) WHERE tour_id = ?", arguments: [id]) {
@@ -214,7 +205,6 @@ enum DiscoveryRatingFold {
                 """, arguments: [rating.count, rating.sum, rating.average, rating.bayesian, id])
             return
         }
-        try db.execute(sql: createPending(t, postgres: false))
         try db.execute(sql: """
             INSERT INTO \(t("tour_rating_pending")) (tour_id, rating_count, rating_sum) VALUES (?, ?, ?)
             ON CONFLICT (tour_id) DO UPDATE SET rating_count = rating_count + excluded.rating_count, rating_sum = rating_sum + excluded.rating_sum
@@ -223,7 +213,6 @@ enum DiscoveryRatingFold {
 
     /// Removes and returns the ratings waiting for `tourId`.
     static func takePending(_ tourId: UUID, _ db: Database, _ t: ProjectionTables) throws -> TourRating? {
-        try db.execute(sql: createPending(t, postgres: false))
         let id = tourId.uuidString.lowercased()
         guard let row = try Row.fetchOne(db, sql: "SELECT rating_count, rating_sum FROM \(t("tour_rating_pending")) WHERE tour_id = ?",
                                          arguments: [id]) else { return nil }
@@ -245,7 +234,6 @@ enum DiscoveryRatingFold {
                 """, logger: connection.logger)
             return
         }
-        try await connection.query("\(unescaped: createPending(t, postgres: true))", logger: connection.logger)
         let pending = t("tour_rating_pending")
         try await connection.query("""
             INSERT INTO \(unescaped: pending) (tour_id, rating_count, rating_sum)
@@ -256,7 +244,6 @@ enum DiscoveryRatingFold {
     }
 
     static func takePending(_ tourId: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws -> TourRating? {
-        try await connection.query("\(unescaped: createPending(t, postgres: true))", logger: connection.logger)
         let delete: PostgresQuery = "DELETE FROM \(unescaped: t("tour_rating_pending")) WHERE tour_id = \(tourId) RETURNING rating_count, rating_sum"
         for try await (count, sum) in try await connection.query(delete, logger: connection.logger).decode((Int32, Int32).self) {
             return TourRating(count: Int(count), sum: Int(sum))
@@ -306,6 +293,8 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
     /// 2: summary column, the document in `tour_document`, destination indexes per sort; 3: `tour_terms` (tours per word,
     /// for the broad-query estimate) and `tour_language` (rare languages without a scan); 4: each tour's words in the narrow
     /// `tour_words` (broad queries probe them row by row instead of collecting every FTS5 match).
+    /// `tour_rating_pending` is made here only (no longer on the event path): every version-4 schema was created with it,
+    /// so existing databases open unchanged without a new version.
     public let schemaVersion = 4
 
     public init() {}
@@ -331,8 +320,8 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
             CREATE INDEX \(t.index("tour_search_price")) ON \(t("tour_search")) (price_minor, tour_id);
             CREATE VIRTUAL TABLE \(t("tour_text")) USING fts5(title, description, stops, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE \(t("tour_start")) USING rtree(id, min_lat, max_lat, min_lng, max_lng);
+            CREATE TABLE \(t("tour_rating_pending")) (tour_id TEXT PRIMARY KEY, rating_count INTEGER NOT NULL, rating_sum INTEGER NOT NULL);
             """)
-        try db.execute(sql: DiscoveryRatingFold.createPending(t, postgres: false))
     }
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
@@ -425,6 +414,8 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
     public let tables = ["tour_search", "tour_rating_pending", "tour_terms"]
     /// 2: summary column, destination indexes per sort, GIN without a pending list; 3: `tour_terms` (tours per word);
     /// 4: `words` (the tour's words as one string, probed by broad queries) instead of the `terms` array.
+    /// `tour_rating_pending` is made here only (no longer on the event path): every version-4 schema was created with it,
+    /// so existing databases open unchanged without a new version.
     public let schemaVersion = 4
 
     public init() {}
@@ -455,7 +446,7 @@ public struct PostgresDiscoveryProjection: PostgresProjection {
             // sequential scan until vacuum merges the list.
             "CREATE INDEX \(t.index("tour_search_text")) ON \(t("tour_search")) USING gin (search) WITH (fastupdate = off)",
             "CREATE INDEX \(t.index("tour_search_start")) ON \(t("tour_search")) USING gist (start_geog)",
-            DiscoveryRatingFold.createPending(t, postgres: true),
+            "CREATE TABLE \(t("tour_rating_pending")) (tour_id uuid PRIMARY KEY, rating_count int NOT NULL, rating_sum int NOT NULL)",
         ] {
             try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }

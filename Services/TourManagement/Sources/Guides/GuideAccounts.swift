@@ -161,19 +161,13 @@ enum GuideAccountFold {
 }
 
 /// Reads of `guide_accounts` (the `waypoint.auth` consumer's table), on the store the configuration chose
-/// (``SQLiteGuideAccountStore``, ``PostgresGuideAccountStore``).
+/// (``TourManagementStores/guideAccounts``: ``SQLiteGuideAccountStore`` or ``PostgresGuideAccountStore``).
 public struct GuideAccounts: Sendable {
     let store: any GuideAccountStore
 
     /// The reads of `store`.
     public init(store: any GuideAccountStore) {
         self.store = store
-    }
-
-    /// The reads of `storage`'s database.
-    public init(storage: ServiceStorage) {
-        self.init(store: storage.backend(sqlite: { database -> any GuideAccountStore in SQLiteGuideAccountStore(database: database) },
-                                         postgres: { database -> any GuideAccountStore in PostgresGuideAccountStore(database: database) }))
     }
 
     /// One account, or nil when `waypoint.auth` never mentioned it (or the consumer has not created its table yet).

@@ -87,12 +87,14 @@ public final class GuideProfiles: Sendable {
     /// Run `consumer` as a background service and register it with readiness (`readiness.register(consumer)`).
     ///
     /// - Parameters:
+    ///   - accounts: `guide_accounts` on the configured backend (``TourManagementStores/guideAccounts``).
     ///   - authURL: `auth`'s base URL (`ServiceEndpoints.baseURL(of: "auth")`, i.e. `WAYPOINT_AUTH_URL`): profiles, and
     ///     the embedded feed when Kafka is not configured.
     ///   - internalToken: The internal token `auth`'s embedded feed requires (`WAYPOINT_INTERNAL_TOKEN`).
-    public static func make(storage: ServiceStorage, authURL: URL, internalToken: String?, options: ConsumerOptions = ConsumerOptions(),
+    public static func make(storage: ServiceStorage, accounts: any GuideAccountStore, authURL: URL, internalToken: String?,
+                            options: ConsumerOptions = ConsumerOptions(),
                             logger: Logger) throws -> (consumer: any ConsumerService, profiles: GuideProfiles) {
-        let profiles = GuideProfiles(authURL: authURL, accounts: GuideAccounts(storage: storage), logger: logger)
+        let profiles = GuideProfiles(authURL: authURL, accounts: GuideAccounts(store: accounts), logger: logger)
         let consumer = try storage.consuming(.auth, producerURL: authURL, internalToken: internalToken,
                                              sqlite: SQLiteGuideAccountsHandler(profiles: profiles),
                                              postgres: PostgresGuideAccountsHandler(profiles: profiles), options: options, logger: logger)

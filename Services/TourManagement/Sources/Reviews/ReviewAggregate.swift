@@ -112,6 +112,12 @@ public enum ReviewError: Error, Sendable, Hashable, ProblemConvertible {
     case alreadyReplied
     case alreadyReported
     case invalidRating
+    /// The caller does not own the tour (or their access was refunded).
+    case notEntitled
+    /// The tour's own guide tried to review it.
+    case ownTour
+    /// Another change to the review won the append, also after the retries.
+    case concurrentChange
 
     public var problem: Problem {
         switch self {
@@ -124,6 +130,9 @@ public enum ReviewError: Error, Sendable, Hashable, ProblemConvertible {
         case .alreadyReported: Problem.conflict("You have already reported this review.", code: "already-reported")
         case .invalidRating:
             Problem.unprocessable(fieldErrors: [FieldError(field: "rating", code: "out-of-range", message: "must be between 1 and 5")])
+        case .notEntitled: Problem.forbidden("Only travellers who own the tour may review it.", code: "not-entitled")
+        case .ownTour: Problem.forbidden("Guides do not review their own tours.", code: "own-tour")
+        case .concurrentChange: Problem.conflict("The review was changed at the same time; retry.", code: "version-conflict")
         }
     }
 }

@@ -66,12 +66,12 @@ public struct ReviewCommands: Sendable {
         self.now = now
     }
 
-    /// Over a service's storage (its log, key store, checkpoints and read models).
-    public init(storage: ServiceStorage, readModelTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init) {
+    /// Over a service's storage (its log, key store, checkpoints and read models) and its stores (the `reviews` read model's).
+    public init(storage: ServiceStorage, stores: TourManagementStores, readModelTimeout: Duration = .seconds(10),
+                now: @escaping @Sendable () -> Date = Date.init) {
         self.init(store: AnyEventStore(storage.store), keys: storage.personalDataKeys,
                   entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
-                  catalog: ReviewCatalog(store: storage.backend(sqlite: { database -> any ReviewReadStore in SQLiteReviewReadStore(database: database) },
-                                                                postgres: { database -> any ReviewReadStore in PostgresReviewReadStore(database: database) })),
+                  catalog: ReviewCatalog(store: stores.reviewReads),
                   checkpoints: storage.checkpoints,
                   readModelTimeout: readModelTimeout, now: now)
     }
@@ -104,8 +104,8 @@ public struct ReviewCommands: Sendable {
         let cleaned = ReviewText.validated(text, field: "text", required: true, into: &validator)
         try validator.check()
         let row = try await row(reviewId, tour: tourId)
-        guard row.guideId == guide else { throw ReviewError.notTourGuide.problem }
-        guard let sealed = try await texts.seal(cleaned, for: guide) else { throw ReviewError.notFound.problem }
+        guard row.guideId == guide else { throw ReviewError.notTourGuide }
+        guard let sealed = try await texts.seal(cleaned, for: guide) else { throw ReviewError.notFound }
         let state = try await run(.reply(reviewId: reviewId, guideId: guide, reply: sealed, at: now()), tour: row.tourId, user: row.userId,
                                   metadata: metadata)
         return try await view(state, replyText: cleaned)
@@ -114,7 +114,7 @@ public struct ReviewCommands: Sendable {
     /// Anyone signed in reports a review, once. 404 `unknown-review`, 409 `already-reported`, 409 `review-hidden`.
     @discardableResult
     public func report(reviewId: UUID, reporter: UUID, reason: ReviewReportReason, metadata: EventMetadata = .init()) async throws -> Date {
-        guard let row = try await catalog.review(reviewId) else { throw ReviewError.notFound.problem }
+        guard let row = try await catalog.review(reviewId) else { throw ReviewError.notFound }
         let at = now()
         _ = try await run(.report(reviewId: reviewId, reporterId: reporter, reason: reason, at: at), tour: row.tourId, user: row.userId,
                           metadata: metadata)
@@ -123,7 +123,7 @@ public struct ReviewCommands: Sendable {
 
     /// A moderator hides a review for good (idempotent). 404 `unknown-review`.
     public func hide(reviewId: UUID, moderator: UUID, metadata: EventMetadata = .init()) async throws -> ReviewView {
-        guard let row = try await catalog.review(reviewId) else { throw ReviewError.notFound.problem }
+        guard let row = try await catalog.review(reviewId) else { throw ReviewError.notFound }
         let state = try await run(.hide(reviewId: reviewId, by: moderator, reason: ReviewEvents.hiddenByModeration, at: now()),
                                   tour: row.tourId, user: row.userId, metadata: metadata)
         return try await view(state)
@@ -191,14 +191,14 @@ public struct ReviewCommands: Sendable {
 
     private func requireEntitlement(tour: UUID, user: UUID) async throws -> Entitlement {
         guard let entitlement = try await entitlements.entitlement(tour: tour, user: user), entitlement.isActive else {
-            throw Problem.forbidden("Only travellers who own the tour may review it.", code: "not-entitled")
+            throw ReviewError.notEntitled
         }
-        guard entitlement.guideId != user else { throw Problem.forbidden("Guides do not review their own tours.", code: "own-tour") }
+        guard entitlement.guideId != user else { throw ReviewError.ownTour }
         return entitlement
     }
 
     private func row(_ reviewId: UUID, tour: UUID) async throws -> ReviewRow {
-        guard let row = try await catalog.review(reviewId), row.tourId == tour else { throw ReviewError.notFound.problem }
+        guard let row = try await catalog.review(reviewId), row.tourId == tour else { throw ReviewError.notFound }
         return row
     }
 
@@ -206,17 +206,15 @@ public struct ReviewCommands: Sendable {
         do {
             return try await repository.execute(command, on: ReviewEvents.streamID(tour: tour, user: user), metadata: metadata,
                                                 retries: retries).state
-        } catch let error as ReviewError {
-            throw error.problem
         } catch EventStoreError.wrongExpectedVersion {
-            if case .post = command { throw ReviewError.alreadyPosted.problem }
-            throw Problem.conflict("The review was changed at the same time; retry.", code: "version-conflict")
+            if case .post = command { throw ReviewError.alreadyPosted }
+            throw ReviewError.concurrentChange
         }
     }
 
     static func view(_ s: ReviewState, text: String?, reply: String?) throws -> ReviewView {
         guard let id = s.reviewId, let tour = s.tourId, let user = s.userId, let guide = s.guideId, let postedAt = s.postedAt else {
-            throw ReviewError.notFound.problem
+            throw ReviewError.notFound
         }
         return ReviewView(reviewId: id, tourId: tour, authorId: user, guideId: guide, rating: s.rating, text: text, postedAt: postedAt,
                           editedAt: s.editedAt, reply: s.repliedAt.map { ReviewView.Reply(text: reply, repliedAt: $0) }, hidden: s.hidden)

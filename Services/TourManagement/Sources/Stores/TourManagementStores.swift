@@ -21,6 +21,10 @@ public struct TourManagementStores: Sendable {
     public let erasures: any ErasureStore
     /// Published revisions still waiting for their offline bundle.
     public let bundleQueue: any BundleQueueStore
+    /// Reviews as the `reviews` read model keeps them.
+    public let reviewReads: any ReviewReadStore
+    /// Accounts as the `waypoint.auth` consumer keeps them in `guide_accounts`.
+    public let guideAccounts: any GuideAccountStore
 
     /// Applies ``TourManagementMigrations`` to `storage`'s database, then opens every store on its backend.
     public static func open(_ storage: ServiceStorage) async throws -> TourManagementStores {
@@ -37,6 +41,8 @@ public struct TourManagementStores: Sendable {
         bundleSigningKeys = SQLiteBundleSigningKeyStore(database: database)
         erasures = SQLiteErasureStore(database: database)
         bundleQueue = SQLiteBundleQueueStore(database: database)
+        reviewReads = SQLiteReviewReadStore(database: database)
+        guideAccounts = SQLiteGuideAccountStore(database: database)
     }
 
     private init(_ storage: ServiceStorage, postgres database: PostgresServiceDatabase) {
@@ -48,5 +54,7 @@ public struct TourManagementStores: Sendable {
         bundleSigningKeys = PostgresBundleSigningKeyStore(database: database)
         erasures = PostgresErasureStore(database: database)
         bundleQueue = PostgresBundleQueueStore(database: database)
+        reviewReads = PostgresReviewReadStore(database: database)
+        guideAccounts = PostgresGuideAccountStore(database: database)
     }
 }
