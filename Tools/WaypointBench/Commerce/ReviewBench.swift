@@ -30,7 +30,7 @@ func measureReviewToDiscovery(iterations: Int) async throws -> (p50: Double, p99
             storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection(), logger: logger),
             storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger),
         ]
-        let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
+        let catalog = TourCatalog(store: storage.backend(sqlite: { SQLiteTourCatalogStore(database: $0) }, postgres: { PostgresTourCatalogStore(database: $0) }))
         let reviews = ReviewCommands(storage: storage)
 
         // One published tour and its owners.

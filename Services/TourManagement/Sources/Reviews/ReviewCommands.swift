@@ -69,7 +69,7 @@ public struct ReviewCommands: Sendable {
     /// Over a service's storage (its log, key store, checkpoints and read models).
     public init(storage: ServiceStorage, readModelTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init) {
         self.init(store: AnyEventStore(storage.store), keys: storage.personalDataKeys,
-                  entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
+                  entitlements: Entitlements(store: storage.backend(sqlite: { SQLiteEntitlementStore(database: $0) }, postgres: { PostgresEntitlementStore(database: $0) })),
                   catalog: ReviewCatalog(store: storage.backend(sqlite: { database -> any ReviewReadStore in SQLiteReviewReadStore(database: database) },
                                                                 postgres: { database -> any ReviewReadStore in PostgresReviewReadStore(database: database) })),
                   checkpoints: storage.checkpoints,

@@ -21,6 +21,12 @@ public struct TourManagementStores: Sendable {
     public let erasures: any ErasureStore
     /// Published revisions still waiting for their offline bundle.
     public let bundleQueue: any BundleQueueStore
+    /// The discovery read model's searches (``TourCatalog``).
+    public let catalog: any TourCatalogStore
+    /// The `entitlements` read model (``Entitlements``).
+    public let entitlements: any EntitlementStore
+    /// The `guide_tours` read model (``GuideTours``).
+    public let guideTours: any GuideTourReadStore
 
     /// Applies ``TourManagementMigrations`` to `storage`'s database, then opens every store on its backend.
     public static func open(_ storage: ServiceStorage) async throws -> TourManagementStores {
@@ -37,6 +43,9 @@ public struct TourManagementStores: Sendable {
         bundleSigningKeys = SQLiteBundleSigningKeyStore(database: database)
         erasures = SQLiteErasureStore(database: database)
         bundleQueue = SQLiteBundleQueueStore(database: database)
+        catalog = SQLiteTourCatalogStore(database: database)
+        entitlements = SQLiteEntitlementStore(database: database)
+        guideTours = SQLiteGuideTourReadStore(database: database)
     }
 
     private init(_ storage: ServiceStorage, postgres database: PostgresServiceDatabase) {
@@ -48,5 +57,8 @@ public struct TourManagementStores: Sendable {
         bundleSigningKeys = PostgresBundleSigningKeyStore(database: database)
         erasures = PostgresErasureStore(database: database)
         bundleQueue = PostgresBundleQueueStore(database: database)
+        catalog = PostgresTourCatalogStore(database: database)
+        entitlements = PostgresEntitlementStore(database: database)
+        guideTours = PostgresGuideTourReadStore(database: database)
     }
 }
