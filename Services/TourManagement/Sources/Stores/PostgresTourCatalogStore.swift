@@ -79,14 +79,7 @@ public struct PostgresTourCatalogStore: TourCatalogStore {
         case nil:
             break
         }
-        let key: PostgresFragment = switch search.order {
-        case .textRank: rank
-        case .rating: "s.rating_bayes"
-        case .popularity: "s.popularity"
-        case .distance: distance ?? "0"
-        case .price: "s.price_minor"
-        case .newest: "s.first_published_at_us"
-        }
+        let key = Self.key(search.order, rank: rank, distance: distance)
         if let after = search.after {
             let operation = search.order.descending ? "<" : ">"
             conditions.append("(\(key) \(unescaped: operation) \(after.key) OR (\(key) = \(after.key) AND s.tour_id > \(after.tourId)))")
@@ -95,7 +88,7 @@ public struct PostgresTourCatalogStore: TourCatalogStore {
         let orderBy: PostgresFragment = search.order.isComputed ? "sort_key" : key
         let direction = search.order.descending ? "DESC" : "ASC"
         let query: PostgresQuery = """
-            SELECT \(unescaped: Self.hitColumns), (\(key))::double precision AS sort_key, \(distance ?? "NULL")::double precision AS distance
+            SELECT \(unescaped: Self.hitColumns), (\(key))::double precision AS sort_key, \(distance ?? PostgresFragment("NULL"))::double precision AS distance
             FROM tour_search s WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(orderBy) \(unescaped: direction), s.tour_id LIMIT \(Int64(search.limit + 1)) OFFSET \(Int64(search.offset))
             """
@@ -126,6 +119,19 @@ public struct PostgresTourCatalogStore: TourCatalogStore {
             markers.append(TourMarker(tourId: id, title: title, start: LatLng(lat: lat, lng: lng)))
         }
         return markers
+    }
+
+    /// The sort key of `order` (`rank`: the text rank of a ranked match; `distance`: the search's distance expression, if
+    /// it has a centre).
+    static func key(_ order: DiscoveryOrder, rank: PostgresFragment, distance: PostgresFragment?) -> PostgresFragment {
+        switch order {
+        case .textRank: rank
+        case .rating: PostgresFragment("s.rating_bayes")
+        case .popularity: PostgresFragment("s.popularity")
+        case .distance: distance ?? PostgresFragment("0")
+        case .price: PostgresFragment("s.price_minor")
+        case .newest: PostgresFragment("s.first_published_at_us")
+        }
     }
 
     /// The WHERE conditions of `filter` except its text.

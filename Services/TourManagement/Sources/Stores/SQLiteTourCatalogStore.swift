@@ -69,14 +69,7 @@ public struct SQLiteTourCatalogStore: TourCatalogStore {
         case nil:
             break
         }
-        let key: SQL = switch search.order {
-        case .textRank: "bm25(tour_text, 10.0, 1.0, 4.0)"
-        case .rating: "s.rating_bayes"
-        case .popularity: "s.popularity"
-        case .distance: distance ?? "0"
-        case .price: "s.price_minor"
-        case .newest: "s.first_published_at_us"
-        }
+        let key = Self.key(search.order, distance: distance)
         if let after = search.after {
             let operation: SQL = search.order.descending ? "<" : ">"
             conditions.append("(\(key) \(operation) \(after.key) OR (\(key) = \(after.key) AND s.tour_id > \(after.tourId.uuidString.lowercased())))")
@@ -85,7 +78,7 @@ public struct SQLiteTourCatalogStore: TourCatalogStore {
         let orderBy: SQL = search.order.isComputed ? "sort_key" : key
         let direction: SQL = search.order.descending ? "DESC" : "ASC"
         let query: SQL = """
-            SELECT s.*, (\(key)) AS sort_key, \(distance ?? "NULL") AS distance FROM \(from)
+            SELECT s.*, (\(key)) AS sort_key, \(distance ?? SQL(sql: "NULL")) AS distance FROM \(from)
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(orderBy) \(direction), s.tour_id LIMIT \(Int64(search.limit + 1)) OFFSET \(Int64(search.offset))
             """
@@ -111,6 +104,18 @@ public struct SQLiteTourCatalogStore: TourCatalogStore {
             try Row.fetchAll(db, SQLRequest<Row>(literal: query, cached: true)).map {
                 TourMarker(tourId: UUID(uuidString: $0["tour_id"])!, title: $0["title"], start: LatLng(lat: $0["start_lat"], lng: $0["start_lng"]))
             }
+        }
+    }
+
+    /// The sort key of `order` (`distance`: the search's distance expression, if it has a centre).
+    static func key(_ order: DiscoveryOrder, distance: SQL?) -> SQL {
+        switch order {
+        case .textRank: SQL(sql: "bm25(tour_text, 10.0, 1.0, 4.0)")
+        case .rating: SQL(sql: "s.rating_bayes")
+        case .popularity: SQL(sql: "s.popularity")
+        case .distance: distance ?? SQL(sql: "0")
+        case .price: SQL(sql: "s.price_minor")
+        case .newest: SQL(sql: "s.first_published_at_us")
         }
     }
 
