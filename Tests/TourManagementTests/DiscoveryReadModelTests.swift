@@ -81,7 +81,7 @@ struct DiscoveryReadModelTests {
             } else {
                 ProjectionRunner(store: store, target: PostgresProjectionTarget(database: storage.postgres!, projection: PostgresDiscoveryProjection()))
             }
-            try await body(TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres), store, runner)
+            try await body(storage.tourCatalog, store, runner)
         }
     }
 

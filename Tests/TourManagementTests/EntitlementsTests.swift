@@ -17,7 +17,7 @@ struct EntitlementsTests {
         try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
             try await body(AnyEventStore(storage.store),
                            storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection()),
-                           Entitlements(sqlite: storage.sqlite, postgres: storage.postgres))
+                           storage.entitlementReads)
         }
     }
 

@@ -51,7 +51,7 @@ struct GuideToursProjectionTests {
                 ProjectionRunner(store: store, target: PostgresProjectionTarget(database: storage.postgres!, projection: PostgresGuideToursProjection()))
             }
             try await live.catchUp()
-            let reads = GuideTours(sqlite: storage.sqlite, postgres: storage.postgres)
+            let reads = storage.guideTourReads
             let mine = try await reads.tours(ofGuide: guide)
             #expect(Set(mine.map(\.tourId)) == [published, draft])
             let row = try #require(mine.first { $0.tourId == published })

@@ -44,7 +44,7 @@ enum ReviewApp {
 
     /// Waits until the entitlements read model (running in the background; its table may not exist yet) knows the grant.
     static func waitForEntitlement(_ h: ReviewHarness, tour: UUID, user: UUID) async throws {
-        let entitlements = Entitlements(sqlite: h.storage.sqlite, postgres: h.storage.postgres)
+        let entitlements = h.storage.entitlementReads
         try await eventually(timeout: .seconds(20), interval: .milliseconds(10)) { (try? await entitlements.isEntitled(user: user, tour: tour)) == true }
     }
 

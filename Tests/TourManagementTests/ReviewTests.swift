@@ -37,7 +37,7 @@ struct ReviewHarness: Sendable {
                 storage: storage, store: AnyEventStore(storage.store),
                 reviews: ReviewCommands(storage: storage, stores: try await TourManagementStores.open(storage), readModelTimeout: .seconds(2),
                                         now: { clock.now() }),
-                catalog: TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres),
+                catalog: storage.tourCatalog,
                 entitlementsProjection: storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection()),
                 reviewsProjection: storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection()),
                 discovery: storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection()),

@@ -61,9 +61,9 @@ public struct TourManagementServer: Sendable {
         let media = media
         let authoring = TourAuthoring(store: AnyEventStore(storage.store), destinations: index, media: media, now: now)
         let mediaRoutes = MediaRoutes(store: media)
-        let reads = GuideTours(sqlite: storage.sqlite, postgres: storage.postgres)
+        let reads = GuideTours(store: stores.guideTours)
         let guideTours = readModels.guideTours, discovery = readModels.discovery, tourMedia = readModels.tourMedia
-        let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
+        let catalog = TourCatalog(store: stores.catalog)
         let store = AnyEventStore(storage.store)
         let access = TourAccess(entitlements: commerce.entitlements)
         let commerce = commerce

@@ -30,8 +30,9 @@ func measureReviewToDiscovery(iterations: Int) async throws -> (p50: Double, p99
             storage.projection(sqlite: SQLiteReviewsProjection(), postgres: PostgresReviewsProjection(), logger: logger),
             storage.projection(sqlite: SQLiteDiscoveryProjection(), postgres: PostgresDiscoveryProjection(), logger: logger),
         ]
-        let catalog = TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres)
-        let reviews = ReviewCommands(storage: storage, stores: try await TourManagementStores.open(storage))
+        let stores = try await TourManagementStores.open(storage)
+        let catalog = TourCatalog(store: stores.catalog)
+        let reviews = ReviewCommands(storage: storage, stores: stores)
 
         // One published tour and its owners.
         let tour = UUID.v4(), guide = UUID.v4(), travellers = (0..<iterations).map { _ in UUID.v4() }

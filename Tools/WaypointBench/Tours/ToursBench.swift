@@ -151,7 +151,7 @@ struct ToursBench: AsyncParsableCommand {
         guard listed == corpus.events.count else {
             throw BenchError("\(backend): the read model lists \(listed) tours, expected \(corpus.events.count)")
         }
-        return try await mix.run(TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres), backend: backend, logger: logger)
+        return try await mix.run(TourCatalog(store: try await TourManagementStores.open(storage).catalog), backend: backend, logger: logger)
     }
 
     private static func listedCount(_ storage: ServiceStorage) async throws -> Int {

@@ -40,8 +40,8 @@ public struct Commerce: Sendable {
             secret = try await records.setting(sandboxSecretKey, insertingIfMissing: "whsec_sbx_\(random)")
         }
         return Commerce(configuration: configuration, store: AnyEventStore(storage.store),
-                        catalog: TourCatalog(sqlite: storage.sqlite, postgres: storage.postgres),
-                        entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
+                        catalog: TourCatalog(store: stores.catalog),
+                        entitlements: Entitlements(store: stores.entitlements),
                         exchangeRates: ExchangeRates(store: stores.exchangeRates),
                         records: records, webhookSecret: secret, httpClient: httpClient, logger: logger)
     }

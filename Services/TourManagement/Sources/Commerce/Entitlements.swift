@@ -142,21 +142,14 @@ public struct PostgresEntitlementsProjection: PostgresProjection {
     }
 }
 
-/// Reads of the `entitlements` read model, whichever backend. It trails the log by the projection's poll interval;
-/// commands that must not act on a stale answer (buying a tour twice) decide on the `access-…` stream instead.
+/// Reads of the `entitlements` read model over an ``EntitlementStore``. It trails the log by the projection's poll
+/// interval; commands that must not act on a stale answer (buying a tour twice) decide on the `access-…` stream instead.
 public struct Entitlements: Sendable {
-    let sqlite: SQLiteServiceDatabase?
-    let postgres: PostgresServiceDatabase?
+    let store: any EntitlementStore
 
-    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
-        self.sqlite = sqlite
-        self.postgres = postgres
-    }
-
-    /// The rows of `query` on PostgreSQL (the backend when there is no SQLite database).
-    private func postgresRows(_ query: PostgresQuery) async throws -> PostgresRowSequence {
-        guard let postgres else { preconditionFailure("Entitlements has neither a SQLite nor a PostgreSQL database") }
-        return try await postgres.client.query(query, logger: postgres.logger)
+    /// The reads over `store` (the composition root picks its backend: ``TourManagementStores/entitlements``).
+    public init(store: any EntitlementStore) {
+        self.store = store
     }
 
     static func encode(_ row: Entitlement) throws -> String {
@@ -169,17 +162,7 @@ public struct Entitlements: Sendable {
 
     /// The row of (tour, user), active or revoked.
     public func entitlement(tour: UUID, user: UUID) async throws -> Entitlement? {
-        if let sqlite {
-            return try await sqlite.read { db in
-                try String.fetchOne(db, sql: "SELECT row FROM entitlements WHERE tour_id = ? AND user_id = ?",
-                                    arguments: [tour.uuidString.lowercased(), user.uuidString.lowercased()]).map(Self.decode)
-            }
-        }
-        let query: PostgresQuery = "SELECT row FROM entitlements WHERE tour_id = \(tour) AND user_id = \(user)"
-        for try await (text) in try await postgresRows(query).decode(String.self) {
-            return try Self.decode(text)
-        }
-        return nil
+        try await store.entitlement(tour: tour, user: user)
     }
 
     /// Whether `user` owns `tour` now.
@@ -189,17 +172,6 @@ public struct Entitlements: Sendable {
 
     /// The tours `user` owns now, most recently granted first.
     public func owned(by user: UUID) async throws -> [Entitlement] {
-        if let sqlite {
-            return try await sqlite.read { db in
-                try String.fetchAll(db, sql: "SELECT row FROM entitlements WHERE user_id = ? AND active = 1 ORDER BY granted_at_us DESC",
-                                    arguments: [user.uuidString.lowercased()]).map(Self.decode)
-            }
-        }
-        let query: PostgresQuery = "SELECT row FROM entitlements WHERE user_id = \(user) AND active ORDER BY granted_at_us DESC"
-        var rows: [Entitlement] = []
-        for try await (text) in try await postgresRows(query).decode(String.self) {
-            rows.append(try Self.decode(text))
-        }
-        return rows
+        try await store.owned(by: user)
     }
 }

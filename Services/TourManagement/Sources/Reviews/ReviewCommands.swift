@@ -70,7 +70,7 @@ public struct ReviewCommands: Sendable {
     public init(storage: ServiceStorage, stores: TourManagementStores, readModelTimeout: Duration = .seconds(10),
                 now: @escaping @Sendable () -> Date = Date.init) {
         self.init(store: AnyEventStore(storage.store), keys: storage.personalDataKeys,
-                  entitlements: Entitlements(sqlite: storage.sqlite, postgres: storage.postgres),
+                  entitlements: Entitlements(store: stores.entitlements),
                   catalog: ReviewCatalog(store: stores.reviewReads),
                   checkpoints: storage.checkpoints,
                   readModelTimeout: readModelTimeout, now: now)

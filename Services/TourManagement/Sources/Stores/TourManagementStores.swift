@@ -25,6 +25,12 @@ public struct TourManagementStores: Sendable {
     public let reviewReads: any ReviewReadStore
     /// Accounts as the `waypoint.auth` consumer keeps them in `guide_accounts`.
     public let guideAccounts: any GuideAccountStore
+    /// The discovery read model's searches (``TourCatalog``).
+    public let catalog: any TourCatalogStore
+    /// The `entitlements` read model (``Entitlements``).
+    public let entitlements: any EntitlementStore
+    /// The `guide_tours` read model (``GuideTours``).
+    public let guideTours: any GuideTourReadStore
 
     /// Applies ``TourManagementMigrations`` to `storage`'s database, then opens every store on its backend.
     public static func open(_ storage: ServiceStorage) async throws -> TourManagementStores {
@@ -43,6 +49,9 @@ public struct TourManagementStores: Sendable {
         bundleQueue = SQLiteBundleQueueStore(database: database)
         reviewReads = SQLiteReviewReadStore(database: database)
         guideAccounts = SQLiteGuideAccountStore(database: database)
+        catalog = SQLiteTourCatalogStore(database: database)
+        entitlements = SQLiteEntitlementStore(database: database)
+        guideTours = SQLiteGuideTourReadStore(database: database)
     }
 
     private init(_ storage: ServiceStorage, postgres database: PostgresServiceDatabase) {
@@ -56,5 +65,8 @@ public struct TourManagementStores: Sendable {
         bundleQueue = PostgresBundleQueueStore(database: database)
         reviewReads = PostgresReviewReadStore(database: database)
         guideAccounts = PostgresGuideAccountStore(database: database)
+        catalog = PostgresTourCatalogStore(database: database)
+        entitlements = PostgresEntitlementStore(database: database)
+        guideTours = PostgresGuideTourReadStore(database: database)
     }
 }

@@ -181,58 +181,27 @@ public struct PostgresGuideToursProjection: PostgresProjection {
     }
 }
 
-/// Reads of the `guide_tours` read model, whichever backend.
+/// Reads of the `guide_tours` read model over a ``GuideTourReadStore``.
 public struct GuideTours: Sendable {
-    let sqlite: SQLiteServiceDatabase?
-    let postgres: PostgresServiceDatabase?
+    let store: any GuideTourReadStore
 
-    public init(sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
-        self.sqlite = sqlite
-        self.postgres = postgres
-    }
-
-    /// Rows matching a condition on `guide_id` or `status` (plain table names: the live generation).
-    private func rows(where condition: String, _ value: String, olderThan: Date? = nil) async throws -> [GuideTourRow] {
-        if let sqlite {
-            return try await sqlite.read { db in
-                var sql = "SELECT * FROM guide_tours WHERE \(condition) = ?"
-                var arguments: StatementArguments = [value]
-                if let olderThan {
-                    sql += " AND last_changed_at_us < ?"
-                    arguments += [olderThan.microsecondsSince1970]
-                }
-                return try Row.fetchAll(db, sql: sql + " ORDER BY last_changed_at_us DESC", arguments: arguments).map(SQLiteGuideToursProjection.row)
-            }
-        }
-        guard let postgres else { return [] }
-        let columns = PostgresGuideToursProjection.columns
-        // Without `olderThan` the cutoff is NULL and the condition holds for every row.
-        let query: PostgresQuery = condition == "guide_id" ? """
-            SELECT \(unescaped: columns) FROM guide_tours WHERE guide_id = \(UUID(uuidString: value))
-                AND (\(olderThan)::timestamptz IS NULL OR last_changed_at < \(olderThan)) ORDER BY last_changed_at DESC
-            """ : """
-            SELECT \(unescaped: columns) FROM guide_tours WHERE \(unescaped: condition) = \(value)
-                AND (\(olderThan)::timestamptz IS NULL OR last_changed_at < \(olderThan)) ORDER BY last_changed_at DESC
-            """
-        var result: [GuideTourRow] = []
-        for try await row in try await postgres.client.query(query, logger: postgres.logger) {
-            result.append(try PostgresGuideToursProjection.row(row))
-        }
-        return result
+    /// The reads over `store` (the composition root picks its backend: ``TourManagementStores/guideTours``).
+    public init(store: any GuideTourReadStore) {
+        self.store = store
     }
 
     /// A guide's tours, most recently changed first (deleted and expired drafts excluded).
     public func tours(ofGuide guideId: UUID) async throws -> [GuideTourRow] {
-        try await rows(where: "guide_id", guideId.uuidString.lowercased()).filter { $0.status != .deleted && $0.status != .expired }
+        try await store.rows(ofGuide: guideId).filter { $0.status != .deleted && $0.status != .expired }
     }
 
     /// Never-published drafts untouched since `cutoff` (the expiry job's work list).
     public func drafts(untouchedSince cutoff: Date) async throws -> [GuideTourRow] {
-        try await rows(where: "status", TourStatus.draft.rawValue, olderThan: cutoff)
+        try await store.rows(in: .draft, changedBefore: cutoff)
     }
 
     /// Published tours per destination.
     public func publishedCountsByDestination() async throws -> [Int64: Int] {
-        try await rows(where: "status", TourStatus.published.rawValue).reduce(into: [:]) { $0[$1.destinationId, default: 0] += 1 }
+        try await store.rows(in: .published, changedBefore: nil).reduce(into: [:]) { $0[$1.destinationId, default: 0] += 1 }
     }
 }
