@@ -12,18 +12,10 @@ public final class SQLiteServiceDatabase: Sendable {
     /// Path of the database file.
     public let path: String
 
-    /// The writer connection's page cache when none is configured, in MiB (see ``init(path:busyTimeout:writerCacheMiB:)``).
-    public static let defaultWriterCacheMiB = 64
-
     /// Opens (creating if needed) the database at `path`.
     ///
-    /// - Parameters:
-    ///   - busyTimeout: how long a writer waits for another process's write lock, in seconds.
-    ///   - writerCacheMiB: the writer connection's page cache (`PRAGMA cache_size`), an upper bound that fills only as
-    ///     pages are touched. SQLite's own default, 2 MiB, is far smaller than what one batch of a projection or
-    ///     consumer dirties: it then spills dirty pages mid-transaction and reads them back, which cost analytics' ingest
-    ///     a third of its throughput and four times its system time (docs/benchmarks.md, `analytics`).
-    public init(path: String, busyTimeout: TimeInterval = 10, writerCacheMiB: Int = SQLiteServiceDatabase.defaultWriterCacheMiB) throws {
+    /// - Parameter busyTimeout: how long a writer waits for another process's write lock, in seconds.
+    public init(path: String, busyTimeout: TimeInterval = 10) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = URL(fileURLWithPath: path).lastPathComponent
@@ -34,10 +26,7 @@ public final class SQLiteServiceDatabase: Sendable {
         // GRDB sets `synchronous = NORMAL` when it switches the pool to WAL, after `prepareDatabase` ran; NORMAL
         // survives a process crash but may lose the last commits on power loss. Only the writer connection commits,
         // and it lives as long as the pool, so setting FULL on it here makes every acknowledged append durable.
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA cache_size = -\(max(1, writerCacheMiB) * 1024)")
-        }
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
     /// Runs `updates` in one `BEGIN IMMEDIATE` transaction on the writer.
@@ -75,11 +64,6 @@ public final class SQLiteServiceDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             return result
         }
-    }
-
-    /// The writer connection's page cache in KiB, for tests and diagnostics.
-    public func writerCacheKiB() throws -> Int {
-        try pool.writeWithoutTransaction { db in -(try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0) }
     }
 
     /// The writer connection's `synchronous` setting (2 = FULL), for tests and diagnostics.

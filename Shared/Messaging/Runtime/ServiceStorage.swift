@@ -15,7 +15,6 @@ import ServiceLifecycle
 /// | `WAYPOINT_POSTGRES_SCHEMA` | schema for the service's tables | `public` |
 /// | `WAYPOINT_KAFKA_BROKERS` | Kafka bootstrap servers; unset means the embedded feed transport | unset |
 /// | `WAYPOINT_PERSONAL_DATA_KEY` | base64 of a 32-byte key wrapping the per-person data keys at rest | unset |
-/// | `WAYPOINT_SQLITE_CACHE_MB` | the SQLite writer's page cache in MiB (1…4096), filled only as pages are touched | `64` |
 ///
 /// Each key also has the service-specific spelling `WAYPOINT_<SERVICE>_<KEY>`, which wins.
 public struct RuntimeSettings: Sendable {
@@ -30,19 +29,15 @@ public struct RuntimeSettings: Sendable {
     public var kafkaBrokers: String?
     public var kafkaProperties: [String: String]
     public var personalDataKey: SymmetricKey?
-    /// The SQLite writer connection's page cache in MiB (``SQLiteServiceDatabase/init(path:busyTimeout:writerCacheMiB:)``).
-    public var sqliteCacheMiB: Int
 
     public init(serviceName: String, dataDirectory: URL, backend: Backend, kafkaBrokers: String? = nil,
-                kafkaProperties: [String: String] = [:], personalDataKey: SymmetricKey? = nil,
-                sqliteCacheMiB: Int = SQLiteServiceDatabase.defaultWriterCacheMiB) {
+                kafkaProperties: [String: String] = [:], personalDataKey: SymmetricKey? = nil) {
         self.serviceName = serviceName
         self.dataDirectory = dataDirectory
         self.backend = backend
         self.kafkaBrokers = kafkaBrokers
         self.kafkaProperties = kafkaProperties
         self.personalDataKey = personalDataKey
-        self.sqliteCacheMiB = sqliteCacheMiB
     }
 
     /// Reads the settings of `serviceName` from the environment.
@@ -64,9 +59,7 @@ public struct RuntimeSettings: Sendable {
             key = SymmetricKey(data: data)
         }
         return RuntimeSettings(serviceName: serviceName, dataDirectory: directory, backend: backend,
-                               kafkaBrokers: reader.value("KAFKA_BROKERS")?.value, personalDataKey: key,
-                               sqliteCacheMiB: try reader.integer("SQLITE_CACHE_MB", default: SQLiteServiceDatabase.defaultWriterCacheMiB,
-                                                                  in: 1...4096))
+                               kafkaBrokers: reader.value("KAFKA_BROKERS")?.value, personalDataKey: key)
     }
 }
 
@@ -100,7 +93,7 @@ public final class ServiceStorage: Sendable {
         case .sqlite(let path):
             try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
-            let database = try SQLiteServiceDatabase(path: path, writerCacheMiB: settings.sqliteCacheMiB)
+            let database = try SQLiteServiceDatabase(path: path)
             let storage = ServiceStorage(
                 settings: settings, store: try await SQLiteEventStore(database: database),
                 checkpoints: try await SQLiteCheckpointStore(database: database),
