@@ -21,7 +21,7 @@ public protocol ServableService: Sendable {
     /// What the service is assembled over (its opened event store and databases); `Void` for none.
     associatedtype Storage: Sendable
     /// What ``makeApplication(logger:)`` builds: ServiceKit's ``ServiceApplication`` unless the service brings its own.
-    associatedtype Application: ApplicationProtocol = ServiceApplication
+    associatedtype ServedApplication: ApplicationProtocol = ServiceApplication
 
     /// The abstract `serve --help` shows; "Run the service (the default)." unless the service words it.
     static var serveAbstract: String { get }
@@ -38,7 +38,7 @@ public protocol ServableService: Sendable {
     static func assemble(_ configuration: Configuration, storage: Storage, logger: Logger) async throws -> Self
 
     /// The HTTP application: the router with the service's routes, and its background work.
-    func makeApplication(logger: Logger) throws -> Application
+    func makeApplication(logger: Logger) throws -> ServedApplication
 
     /// Releases what ``assemble(_:storage:logger:)`` acquired and the application does not stop (e.g. worker threads),
     /// after the application has shut down.

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 
 /// `<service> serve`, the default subcommand of every service's executable: reads the configuration from the
-/// environment, opens the storage (if the service has any), assembles the service, runs its application until SIGTERM or SIGINT (graceful
-/// shutdown, exit code 0), then releases what assembly acquired. A configuration or start-up error ends the process
+/// environment, opens the storage (if the service has any), assembles the service, runs its application until SIGTERM
+/// or SIGINT (graceful shutdown, exit code 0), then releases what assembly acquired. A configuration or start-up error ends the process
 /// with ArgumentParser's failure exit code and the error on standard error.
 ///
 /// ```swift
