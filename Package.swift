@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "ServiceTesting",
             dependencies: [
-                "Contracts", "ServiceKit",
+                "Contracts", "Messaging", "ServiceKit",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -36,11 +36,7 @@ struct AnalyticsConsumersTests {
     }
 
     static func withProducer<T: Sendable>(_ name: String, _ body: @Sendable (Producer) async throws -> T) async throws -> T {
-        let directory = TemporaryDirectory("waypoint-analytics-\(name)")
-        defer { directory.remove() }
-        let settings = RuntimeSettings(serviceName: name, dataDirectory: directory.url,
-                                       backend: .sqlite(path: directory.url.appendingPathComponent("\(name).sqlite").path))
-        return try await ServiceStorage.withOpen(settings, logger: AnalyticsHarness.quiet) { storage in
+        try await TestBackend.sqlite.withServiceStorage(name, logger: AnalyticsHarness.quiet) { storage in
             try await LoopbackServer.run({ reportPort in
                 try ServiceApplication(
                     configuration: ServiceConfiguration(serviceName: name, port: 0, internalToken: token, logLevel: .warning),

@@ -181,14 +181,7 @@ enum AnalyticsHarness {
     }
 
     static func withStorage<T: Sendable>(_ backend: TestBackend, _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {
-        let directory = TemporaryDirectory("waypoint-analytics")
-        defer { directory.remove() }
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("analytics.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("analytics"))
-        }
-        return try await ServiceStorage.withOpen(
-            RuntimeSettings(serviceName: "analytics", dataDirectory: directory.url, backend: settings), logger: quiet) { storage in
+        try await backend.withServiceStorage("analytics", logger: quiet) { storage in
             _ = try await AnalyticsDatabase(storage).prepareLive()
             return try await body(storage)
         }

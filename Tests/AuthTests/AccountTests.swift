@@ -28,7 +28,7 @@ struct AccountTests {
             let known = try await client.post("/v1/auth/password-reset", #"{"email":"ResetMe1@example.com"}"#)
             #expect(unknown.status == 202 && known.status == 202)
             #expect(unknown.json["detail"] as? String == known.json["detail"] as? String)
-            let mailbox = harness.mailbox
+            let mailbox = try harness.mailbox
             #expect(try await eventually(timeout: .seconds(10)) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mailbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count == 1
             })

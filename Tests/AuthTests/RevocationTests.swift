@@ -59,14 +59,6 @@ struct RevocationTests {
                         live: (d.token, d.session))
     }
 
-    static func settings(_ backend: TestBackend, directory: TemporaryDirectory, schema: String) throws -> RuntimeSettings {
-        let storageBackend: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("consumer.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: schema)
-        }
-        return RuntimeSettings(serviceName: "revocation-test", dataDirectory: directory.url, backend: storageBackend)
-    }
-
     @Test("another service learns logout, refresh-token reuse and a password change from waypoint.auth, refuses those tokens (401 in its app), and still does after a restart with auth unreachable",
           arguments: TestBackend.enabled)
     func consumingServiceRefuses(backend: TestBackend) async throws {
@@ -76,7 +68,7 @@ struct RevocationTests {
             harness.remove()
             consumerDirectory.remove()
         }
-        let settings = try Self.settings(backend, directory: consumerDirectory, schema: TestBackend.freshSchema("revocations"))
+        let settings = try backend.runtime("revocation-test", in: consumerDirectory)
         let (sessions, keys) = try await harness.run { server, client in
             let authURL = URL(string: "http://127.0.0.1:\(try #require(client.port))")!
             let keys = StaticKeySource(keySet: await server.keyRing.publishedKeySet())
@@ -136,12 +128,8 @@ struct RevocationTests {
             consumerDirectory.remove()
         }
         let brokers = cluster.bootstrapServers
-        let settings = try {
-            var settings = try Self.settings(.sqlite, directory: consumerDirectory, schema: "")
-            settings.kafkaBrokers = brokers
-            settings.kafkaProperties = KafkaMockCluster.clientProperties
-            return settings
-        }()
+        let settings = try TestBackend.sqlite.runtime("revocation-test", in: consumerDirectory, kafkaBrokers: brokers,
+                                                      kafkaProperties: KafkaMockCluster.clientProperties)
         try await harness.run({
             $0.runtime.kafkaBrokers = brokers
             $0.runtime.kafkaProperties = KafkaMockCluster.clientProperties

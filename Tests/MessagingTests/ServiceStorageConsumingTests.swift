@@ -24,14 +24,7 @@ struct ServiceStorageConsumingTests {
 
     static func settings(_ service: String, _ backend: TestBackend, _ directory: TemporaryDirectory, kafka: String? = nil,
                          kafkaProperties: [String: String] = [:]) throws -> RuntimeSettings {
-        let storeBackend: RuntimeSettings.Backend
-        if backend == .postgres {
-            storeBackend = .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("consuming"))
-        } else {
-            storeBackend = .sqlite(path: directory.url.appendingPathComponent("\(service).sqlite").path)
-        }
-        return RuntimeSettings(serviceName: service, dataDirectory: directory.url, backend: storeBackend, kafkaBrokers: kafka,
-                               kafkaProperties: kafkaProperties)
+        try backend.runtime(service, in: directory, kafkaBrokers: kafka, kafkaProperties: kafkaProperties)
     }
 
     // MARK: Endpoints

@@ -65,16 +65,9 @@ struct DiscoveryReadModelTests {
     static func withCatalog(_ backend: TestBackend,
                             _ body: @Sendable (TourCatalog, AnyEventStore, any ProjectionRunning) async throws -> Void)
         async throws {
-        let directory = TemporaryDirectory("waypoint-discovery")
-        defer { directory.remove() }
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("discovery"))
-        }
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        try await ServiceStorage.withOpen(RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings),
-                                          logger: logger) { storage in
+        try await backend.withServiceStorage("tour-management", logger: logger) { storage in
             let store = AnyEventStore(storage.store)
             let runner: any ProjectionRunning = if let sqlite = storage.sqlite {
                 ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: sqlite, projection: SQLiteDiscoveryProjection()))

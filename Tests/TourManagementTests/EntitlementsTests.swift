@@ -12,9 +12,7 @@ struct EntitlementsTests {
     /// Runs `body` over fresh storage with the entitlements projection (caught up by the body when it needs).
     static func withEntitlements(_ backend: TestBackend,
                                  _ body: @Sendable (AnyEventStore, any ProjectionRunning, Entitlements) async throws -> Void) async throws {
-        let directory = TemporaryDirectory("waypoint-entitlements")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: MediaTestSupport.quiet) { storage in
             try await body(AnyEventStore(storage.store),
                            storage.projection(sqlite: SQLiteEntitlementsProjection(), postgres: PostgresEntitlementsProjection()),
                            storage.entitlementReads)

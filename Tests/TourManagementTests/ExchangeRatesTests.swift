@@ -60,9 +60,7 @@ struct ExchangeRatesTests {
     @Test("the table is replaced whole and read back the same; the service's cache sees its own replacement at once",
           arguments: TestBackend.enabled)
     func store(backend: TestBackend) async throws {
-        let directory = TemporaryDirectory("waypoint-rates")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: MediaTestSupport.quiet) { storage in
             let rates = ExchangeRates(store: try await TourManagementStores.open(storage).exchangeRates, cacheLifetime: .seconds(60))
             #expect(try await rates.table() == ExchangeRateTable())
             #expect(try await rates.converted(Money(amountMinor: 1_299, currency: .eur), to: .usd) == nil, "no rates yet")

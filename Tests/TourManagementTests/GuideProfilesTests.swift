@@ -251,14 +251,7 @@ struct GuideProfilesTests {
     }
 
     static func withStorage<T: Sendable>(_ backend: TestBackend, _ body: @Sendable (ServiceStorage) async throws -> T) async throws -> T {
-        let directory = TemporaryDirectory("waypoint-guide-accounts")
-        defer { directory.remove() }
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tour-management.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("guides"))
-        }
-        return try await ServiceStorage.withOpen(
-            RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings), logger: quiet, body)
+        try await backend.withServiceStorage("tour-management", logger: quiet, body)
     }
 
     /// The reads of `guide_accounts` in `storage`, through the store the composition root opens.
@@ -312,11 +305,7 @@ struct GuideProfilesTests {
     }
 
     static func withAuthStub<T: Sendable>(delay: Duration = .zero, _ body: @escaping @Sendable (AuthStub) async throws -> T) async throws -> T {
-        let directory = TemporaryDirectory("waypoint-auth-stub")
-        defer { directory.remove() }
-        let settings = RuntimeSettings(serviceName: "auth", dataDirectory: directory.url,
-                                       backend: .sqlite(path: directory.url.appendingPathComponent("auth.sqlite").path))
-        return try await ServiceStorage.withOpen(settings, logger: quiet) { storage in
+        try await TestBackend.sqlite.withServiceStorage("auth", logger: quiet) { storage in
             let board = ProfileBoard(delay: delay)
             return try await LoopbackServer.run({ reportPort in
                 try ServiceApplication(

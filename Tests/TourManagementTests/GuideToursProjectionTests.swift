@@ -13,19 +13,12 @@ struct GuideToursProjectionTests {
     @Test("drafts, publications, edits after publishing, unpublishing and deletion fold into rows; a rebuild equals the live model",
           arguments: TestBackend.enabled)
     func foldAndRebuild(backend: TestBackend) async throws {
-        let directory = TemporaryDirectory("waypoint-guide-tours")
-        defer { directory.remove() }
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("guidetours"))
-        }
         let logger = {
             var logger = Logger(label: "test")
             logger.logLevel = .warning
             return logger
         }()
-        try await ServiceStorage.withOpen(RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings),
-                                          logger: logger) { storage in
+        try await backend.withServiceStorage("tour-management", logger: logger) { storage in
             let store = AnyEventStore(storage.store)
             let repository = AggregateRepository<TourAggregate, AnyEventStore>(store: store)
             let guide = UUID.v4(), other = UUID.v4()

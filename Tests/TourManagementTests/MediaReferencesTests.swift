@@ -11,9 +11,7 @@ struct MediaReferencesTests {
     @Test("removing the last stop that uses a medium releases it; it goes 24 h later; a published revision keeps its media; rebuild = live",
           arguments: TestBackend.enabled)
     func droppedMedia(backend: TestBackend) async throws {
-        let directory = TemporaryDirectory("waypoint-media-refs")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: MediaTestSupport.quiet) { storage in
             let media = try MediaStore.open(try await TourManagementStores.open(storage))
             let store = AnyEventStore(storage.store)
             let projection = storage.projection(sqlite: SQLiteTourMediaProjection(), postgres: PostgresTourMediaProjection())

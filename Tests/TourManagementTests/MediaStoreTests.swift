@@ -109,20 +109,12 @@ enum MediaTestSupport {
         return logger
     }
 
-    static func runtime(_ backend: TestBackend, _ directory: TemporaryDirectory) throws -> RuntimeSettings {
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tour-management.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("media"))
-        }
-        return RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings)
-    }
-
     /// Runs `body` with a media store under a fresh data directory, its catalog on `backend`.
     static func withStore<T: Sendable>(_ backend: TestBackend = .sqlite,
                                        _ body: @Sendable (MediaStore, TemporaryDirectory) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-media")
         defer { directory.remove() }
-        return try await ServiceStorage.withOpen(try runtime(backend, directory), logger: quiet) { storage in
+        return try await ServiceStorage.withOpen(try backend.runtime("tour-management", in: directory), logger: quiet) { storage in
             try await body(try MediaStore.open(try await TourManagementStores.open(storage)), directory)
         }
     }

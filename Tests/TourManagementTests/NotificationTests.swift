@@ -23,9 +23,7 @@ struct NotificationTests {
 
     /// Opens a fresh store on `backend` and runs `body` with it.
     static func withStorage(_ backend: TestBackend, _ body: @Sendable (ServiceStorage) async throws -> Void) async throws {
-        let directory = TemporaryDirectory("waypoint-notifications")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet, body)
+        try await backend.withServiceStorage("tour-management", logger: MediaTestSupport.quiet, body)
     }
 
     /// Appends one of each trigger (and events that notify nobody); returns the trigger events' ids by kind.

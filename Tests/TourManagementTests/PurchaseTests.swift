@@ -91,9 +91,7 @@ enum CommerceTestSupport {
     static func withCommerce(_ backend: TestBackend, configuration: CommerceConfiguration = CommerceConfiguration(),
                              provider: (@Sendable (Commerce, CommerceClock) -> any PaymentProvider)? = nil,
                              _ body: @Sendable (CommerceFixture) async throws -> Void) async throws {
-        let directory = TemporaryDirectory("waypoint-commerce")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: quiet) { storage in
             let clock = CommerceClock()
             let commerce = try await Commerce.open(configuration, stores: try await TourManagementStores.open(storage), logger: quiet)
             let purchases = commerce.purchases(now: clock.now, provider: provider?(commerce, clock))
@@ -363,7 +361,7 @@ struct PurchaseTests {
     func generatedSecret() async throws {
         let directory = TemporaryDirectory("waypoint-commerce-secret")
         defer { directory.remove() }
-        let runtime = try MediaTestSupport.runtime(.sqlite, directory)
+        let runtime = try TestBackend.sqlite.runtime("tour-management", in: directory)
         let first = try await ServiceStorage.withOpen(runtime, logger: CommerceTestSupport.quiet) { storage in
             try await Commerce.open(CommerceConfiguration(), stores: try await TourManagementStores.open(storage)).webhookSecret
         }

@@ -29,9 +29,7 @@ struct ReviewHarness: Sendable {
     }
 
     static func with(_ backend: TestBackend, _ body: @Sendable (ReviewHarness) async throws -> Void) async throws {
-        let directory = TemporaryDirectory("waypoint-reviews")
-        defer { directory.remove() }
-        try await ServiceStorage.withOpen(try MediaTestSupport.runtime(backend, directory), logger: MediaTestSupport.quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: MediaTestSupport.quiet) { storage in
             let clock = TestClock()
             let harness = ReviewHarness(
                 storage: storage, store: AnyEventStore(storage.store),

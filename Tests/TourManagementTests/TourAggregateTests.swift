@@ -25,16 +25,9 @@ struct TourAggregateTests {
 
     static func withRepository(_ backend: TestBackend, _ body: @Sendable (AggregateRepository<TourAggregate, AnyEventStore>) async throws -> Void)
         async throws {
-        let directory = TemporaryDirectory("waypoint-tour-aggregate")
-        defer { directory.remove() }
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: TestBackend.freshSchema("tours"))
-        }
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        try await ServiceStorage.withOpen(RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings),
-                                          logger: logger) { storage in
+        try await backend.withServiceStorage("tour-management", logger: logger) { storage in
             try await body(AggregateRepository<TourAggregate, AnyEventStore>(store: AnyEventStore(storage.store)))
         }
     }

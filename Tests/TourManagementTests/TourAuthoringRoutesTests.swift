@@ -46,8 +46,7 @@ struct TourAuthoringRoutesTests {
         }()
         let configuration = TourManagementConfiguration(
             service: ServiceConfiguration(serviceName: "tour-management", port: 0, internalToken: GuideProfilesTests.token, logLevel: .warning),
-            runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
-                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)),
+            runtime: try TestBackend.sqlite.runtime("tour-management", in: directory),
             endpoints: ServiceEndpoints(baseURLs: ["auth": authURL]))
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
@@ -197,8 +196,7 @@ struct TourAuthoringRoutesTests {
         }()
         let configuration = TourManagementConfiguration(
             service: ServiceConfiguration(serviceName: "tour-management", port: 0, internalToken: GuideProfilesTests.token, logLevel: .warning),
-            runtime: RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url,
-                                     backend: .sqlite(path: directory.url.appendingPathComponent("tours.sqlite").path)),
+            runtime: try TestBackend.sqlite.runtime("tour-management", in: directory),
             endpoints: ServiceEndpoints(baseURLs: ["auth": URL(string: "http://127.0.0.1:9")!]))
         try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             _ = try await TourManagementStores.open(storage).destinations.upsert([

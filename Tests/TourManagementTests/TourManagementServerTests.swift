@@ -17,20 +17,9 @@ struct TourManagementServerTests {
         return logger
     }
 
-    static func runtime(_ backend: TestBackend, _ directory: TemporaryDirectory, schema: String) throws -> RuntimeSettings {
-        let settings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("tour-management.sqlite").path)
-        case .postgres: .postgres(url: try TestBackend.postgresURL, schema: schema)
-        }
-        return RuntimeSettings(serviceName: "tour-management", dataDirectory: directory.url, backend: settings)
-    }
-
     @Test("the destination store upserts by GeoNames id and loads back what it holds", arguments: TestBackend.enabled)
     func store(backend: TestBackend) async throws {
-        let directory = TemporaryDirectory("waypoint-tours")
-        defer { directory.remove() }
-        let settings = try Self.runtime(backend, directory, schema: TestBackend.freshSchema("tours"))
-        try await ServiceStorage.withOpen(settings, logger: Self.quiet) { storage in
+        try await backend.withServiceStorage("tour-management", logger: Self.quiet) { storage in
             let store = try await TourManagementStores.open(storage).destinations
             #expect(try await store.count() == 0)
             let krems = City(id: 2_773_300, name: "Krems an der Donau", country: "AT", coordinate: try Coordinate(latitude: 48.41, longitude: 15.61))
@@ -50,7 +39,7 @@ struct TourManagementServerTests {
         defer { directory.remove() }
         let configuration = TourManagementConfiguration(
             service: ServiceConfiguration(serviceName: "tour-management", port: 0, logLevel: .warning),
-            runtime: try Self.runtime(.sqlite, directory, schema: ""))
+            runtime: try TestBackend.sqlite.runtime("tour-management", in: directory))
         for round in 0..<2 {
             try await ServiceStorage.withOpen(configuration.runtime, logger: Self.quiet) { storage in
                 let server = try await TourManagementServer.assemble(configuration, storage: storage, logger: Self.quiet)

@@ -1,3 +1,4 @@
+import Hummingbird
 import Logging
 
 /// A service's composition root as the generic ``ServeCommand`` runs it, in this order:
@@ -5,7 +6,8 @@ import Logging
 /// work (``makeApplication(logger:)``) → run until SIGTERM or SIGINT → ``shutdown()``.
 ///
 /// Messaging implements the first two steps for every service on `ServiceStorage` (`ServableService+Storage.swift`),
-/// so a service conforms with its `assemble` and its application:
+/// and this file for a service without storage (`Storage == Void`, the gateway), so a service conforms with its
+/// `assemble` and its application:
 /// ```swift
 /// extension AuthServer: ServableService {
 ///     public typealias Configuration = AuthConfiguration
@@ -16,8 +18,13 @@ import Logging
 public protocol ServableService: Sendable {
     /// The service's configuration, read once at start-up.
     associatedtype Configuration: Sendable
-    /// What the service is assembled over (its opened event store and databases).
+    /// What the service is assembled over (its opened event store and databases); `Void` for none.
     associatedtype Storage: Sendable
+    /// What ``makeApplication(logger:)`` builds: ServiceKit's ``ServiceApplication`` unless the service brings its own.
+    associatedtype ServedApplication: ApplicationProtocol = ServiceApplication
+
+    /// The abstract `serve --help` shows; "Run the service (the default)." unless the service words it.
+    static var serveAbstract: String { get }
 
     /// Reads the configuration from `environment`.
     static func configuration(from environment: [String: String]) throws -> Configuration
@@ -31,7 +38,7 @@ public protocol ServableService: Sendable {
     static func assemble(_ configuration: Configuration, storage: Storage, logger: Logger) async throws -> Self
 
     /// The HTTP application: the router with the service's routes, and its background work.
-    func makeApplication(logger: Logger) throws -> ServiceApplication
+    func makeApplication(logger: Logger) throws -> ServedApplication
 
     /// Releases what ``assemble(_:storage:logger:)`` acquired and the application does not stop (e.g. worker threads),
     /// after the application has shut down.
@@ -39,6 +46,34 @@ public protocol ServableService: Sendable {
 }
 
 extension ServableService {
+    /// "Run the service (the default)."
+    public static var serveAbstract: String { "Run the service (the default)." }
+
     /// Nothing to release.
     public func shutdown() async {}
+}
+
+/// A service's configuration as the generic `serve` command reads it: ServiceKit's HTTP settings (logging included),
+/// read from the environment. Messaging's `StoredServiceConfiguration` adds the runtime settings storage opens with.
+public protocol ServableConfiguration: Sendable {
+    /// Host, port, limits, token settings, log format.
+    var service: ServiceConfiguration { get }
+    /// Reads the configuration from `environment`.
+    static func fromEnvironment(_ environment: [String: String]) throws -> Self
+}
+
+extension ServableService where Configuration: ServableConfiguration {
+    /// `Configuration.fromEnvironment(environment)`.
+    public static func configuration(from environment: [String: String]) throws -> Configuration {
+        try Configuration.fromEnvironment(environment)
+    }
+}
+
+extension ServableService where Configuration: ServableConfiguration, Storage == Void {
+    /// No storage step: logging from the configuration, then `body` with the application logger.
+    public static func withStorage<T: Sendable>(_ configuration: Configuration,
+                                                _ body: @Sendable ((), Logger) async throws -> T) async throws -> T {
+        ServiceLogging.bootstrap(configuration.service)
+        return try await body((), ServiceLogging.makeLogger(configuration.service))
+    }
 }

@@ -38,16 +38,12 @@ struct AuthHarness {
         self.clock = clock
     }
 
-    var mailbox: URL { configuration().mailboxDirectory }
+    var mailbox: URL { get throws { try configuration().mailboxDirectory } }
 
-    func configuration(_ adjust: (inout AuthConfiguration) -> Void = { _ in }) -> AuthConfiguration {
-        let backendSettings: RuntimeSettings.Backend = switch backend {
-        case .sqlite: .sqlite(path: directory.url.appendingPathComponent("auth.sqlite").path)
-        case .postgres: .postgres(url: (try? TestBackend.postgresURL) ?? "", schema: schema)
-        }
+    func configuration(_ adjust: (inout AuthConfiguration) -> Void = { _ in }) throws -> AuthConfiguration {
         var configuration = AuthConfiguration(
             service: ServiceConfiguration(serviceName: "auth", port: 0, internalToken: Self.internalToken, logLevel: .warning),
-            runtime: RuntimeSettings(serviceName: "auth", dataDirectory: directory.url, backend: backendSettings),
+            runtime: try backend.runtime("auth", in: directory, schema: schema),
             bcryptCost: 10)
         adjust(&configuration)
         return configuration
@@ -56,7 +52,7 @@ struct AuthHarness {
     /// Runs `body` against a started instance; a second call on the same harness is a restart on the same storage.
     func run<T: Sendable>(_ adjust: @Sendable (inout AuthConfiguration) -> Void = { _ in },
                           _ body: @Sendable (AuthServer, AuthClient) async throws -> T) async throws -> T {
-        let configuration = configuration(adjust)
+        let configuration = try configuration(adjust)
         let logger = {
             var logger = Logger(label: "test.auth")
             logger.logLevel = .warning

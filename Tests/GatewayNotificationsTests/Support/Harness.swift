@@ -28,10 +28,8 @@ struct NotificationProducer: Sendable {
                                  _ body: @Sendable (NotificationProducer, String) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-notification-producer")
         defer { directory.remove() }
-        let settings = RuntimeSettings(
-            serviceName: serviceName, dataDirectory: directory.url,
-            backend: .sqlite(path: directory.url.appendingPathComponent("\(serviceName).sqlite").path),
-            kafkaBrokers: kafka?.brokers, kafkaProperties: kafka?.properties ?? [:])
+        let settings = try TestBackend.sqlite.runtime(serviceName, in: directory, kafkaBrokers: kafka?.brokers,
+                                                      kafkaProperties: kafka?.properties ?? [:])
         return try await ServiceStorage.withOpen(settings, logger: quiet) { storage in
             let producer = NotificationProducer(storage: storage)
             return try await LoopbackServer.run({ reportPort in

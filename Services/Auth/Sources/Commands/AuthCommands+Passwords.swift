@@ -18,18 +18,18 @@ extension AuthCommands {
         try await revokeAll(of: userId, reason: .passwordChanged, keeping: currentSessionId)
     }
 
+    /// Records the new password (`PasswordChanged`, `PasswordHashSet`) at the account version the caller's checks were
+    /// made on (`user.version`). Retry policy: none — any change since those checks is 409 `conflict`.
     private func setPassword(_ user: UserRecord, to password: String, reason: PasswordChangeReason) async throws {
         let hash = try await hasher.hash(password)
         let at = now()
         let sealedHash = try await unlessErased(.notFound("no such user")) { try await personalData.seal(hash, user.id.uuidString.lowercased()) }
-        let events = [
-            try PasswordChanged(userId: user.id, reason: reason, changedAt: at).newEvent(),
-            try PasswordHashSet(userId: user.id, passwordHash: sealedHash, setAt: at).newEvent(),
-        ]
-        do {
-            _ = try await store.append(events, to: AuthEvents.userStream(user.id), expectedVersion: .exact(user.version))
-        } catch EventStoreError.wrongExpectedVersion {
-            throw AuthError.conflict("the account changed concurrently; retry")
+        try await onAccount {
+            try await accounts.execute(on: AuthEvents.userStream(user.id)) { loaded in
+                guard loaded.version == user.version else { throw AuthError.conflict("the account changed concurrently; retry") }
+                return ([.passwordChanged(PasswordChanged(userId: user.id, reason: reason, changedAt: at)),
+                         .passwordHashSet(PasswordHashSet(userId: user.id, passwordHash: sealedHash, setAt: at))], ())
+            }
         }
         try await directory.sync()
     }

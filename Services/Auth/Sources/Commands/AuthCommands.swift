@@ -38,6 +38,11 @@ public struct IssuedTokens: Sendable, Hashable {
 /// ``AccountAggregate``, ``SessionAggregate`` or ``ReservationAggregate`` (load → pure decide → append at the loaded
 /// version), each stating its retry policy: how often it loads and decides again after a concurrent change before it
 /// answers 409 `conflict`. The read answers come from ``AuthDirectory``.
+///
+/// Appends that decide nothing on loaded state go to the store directly: a new stream, which must not exist
+/// (`.noStream`: ``createUser(username:email:role:licenceNumber:method:passwordHash:externalSubject:grantAdmin:)``,
+/// ``startSession(for:method:deviceId:)``), and facts recorded whatever was appended meanwhile (`.any`: `UserErased`
+/// in ``erase(userId:)``, `PasswordResetRequested`, `ExternalIdentityLinked` on sign-in, `LoginSucceeded`).
 public final class AuthCommands: Sendable {
     let store: any EventStore
     let accounts: AggregateRepository<AccountAggregate, AnyEventStore>
