@@ -25,6 +25,8 @@ struct SSOTests {
             let jwks = "http://127.0.0.1:\(port)/.well-known/jwks.json"
             try await harness.run({ configuration in
                 configuration.ssoProviders = [.google(clientIDs: ["waypoint-web"], jwksURL: jwks)]
+                // The loopback key server can take seconds to answer under the shared unit stage (5 s gave a 401 once).
+                configuration.ssoKeyFetchTimeout = .seconds(60)
             }) { server, client in
                 func signIn(_ token: String, role: String? = nil) async throws -> AuthClient.Reply {
                     let roleField = role.map { #","role":"\#($0)""# } ?? ""
@@ -56,6 +58,21 @@ struct SSOTests {
         }
     }
 
+    @Test("the key-fetch timeout is 5 s unless WAYPOINT_AUTH_SSO_KEY_FETCH_TIMEOUT_SECONDS says otherwise (at least 0.1 s)")
+    func keyFetchTimeoutSetting() throws {
+        let directory = TemporaryDirectory("waypoint-auth-config")
+        defer { directory.remove() }
+        let base = ["WAYPOINT_DATA_DIR": directory.url.path]
+        #expect(try AuthConfiguration.fromEnvironment(base).ssoKeyFetchTimeout == .seconds(5))
+        let configured = base.merging(["WAYPOINT_AUTH_SSO_KEY_FETCH_TIMEOUT_SECONDS": "12.5"]) { $1 }
+        #expect(try AuthConfiguration.fromEnvironment(configured).ssoKeyFetchTimeout == .milliseconds(12_500))
+        for bad in ["0", "-1", "soon"] {
+            #expect(throws: (any Error).self) {
+                try AuthConfiguration.fromEnvironment(base.merging(["WAYPOINT_AUTH_SSO_KEY_FETCH_TIMEOUT_SECONDS": bad]) { $1 })
+            }
+        }
+    }
+
     @Test("ID tokens with a wrong audience, issuer, key or expiry, and unconfigured providers, are refused")
     func refusals() async throws {
         let providerKey = try TestSigningKey(kid: "google-test-2")
@@ -67,6 +84,8 @@ struct SSOTests {
             let jwks = "http://127.0.0.1:\(port)/.well-known/jwks.json"
             try await harness.run({ configuration in
                 configuration.ssoProviders = [.google(clientIDs: ["waypoint-web"], jwksURL: jwks)]
+                // The loopback key server can take seconds to answer under the shared unit stage (5 s gave a 401 once).
+                configuration.ssoKeyFetchTimeout = .seconds(60)
             }) { (_: AuthServer, client: AuthClient) async throws in
                 func status(_ token: String, provider: String = "google") async throws -> Int {
                     try await client.post("/v1/auth/sso/\(provider)", #"{"idToken":"\#(token)","deviceId":"pixel"}"#).status

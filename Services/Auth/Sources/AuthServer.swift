@@ -55,7 +55,7 @@ public struct AuthServer: Sendable {
             directory.isFailed.map { .notReady("read model stopped: \($0)") } ?? .ready
         }
         let publishing = try storage.publishing(topic: Topic.auth.name, include: AuthEvents.isPublished, logger: logger)
-        let sso = configuration.ssoProviders.isEmpty ? nil : OIDCVerifier(providers: configuration.ssoProviders, now: now)
+        let sso = configuration.ssoProviders.isEmpty ? nil : OIDCVerifier(providers: configuration.ssoProviders, keyFetchTimeout: configuration.ssoKeyFetchTimeout, now: now)
         let routes = AuthRoutes(commands: commands, directory: directory, keyRing: keyRing, sso: sso, now: now)
         let storage = storage
         return try ServiceApplication(

@@ -19,6 +19,7 @@ import ServiceKit
 /// | `WAYPOINT_AUTH_GOOGLE_JWKS_URL` | Google's signing keys | `https://www.googleapis.com/oauth2/v3/certs` |
 /// | `WAYPOINT_AUTH_APPLE_CLIENT_IDS` | Sign in with Apple service ids (enables SSO) | unset |
 /// | `WAYPOINT_AUTH_APPLE_JWKS_URL` | Apple's signing keys | `https://appleid.apple.com/auth/keys` |
+/// | `WAYPOINT_AUTH_SSO_KEY_FETCH_TIMEOUT_SECONDS` | how long fetching a provider's signing keys may take (≥ 0.1) | 5 |
 public struct AuthConfiguration: Sendable {
     public static let serviceName = "auth"
     public static let defaultPort = 8081
@@ -30,6 +31,8 @@ public struct AuthConfiguration: Sendable {
     public var mailFrom: String
     public var smtp: SMTPConfiguration?
     public var ssoProviders: [OIDCProvider]
+    /// How long fetching a provider's signing keys (JWKS) may take before the sign-in is refused.
+    public var ssoKeyFetchTimeout: Duration = .seconds(5)
 
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, bcryptCost: Int = 12, settings: AuthSettings = AuthSettings(),
                 mailFrom: String = "Waypoint <no-reply@waypoint.local>", smtp: SMTPConfiguration? = nil, ssoProviders: [OIDCProvider] = []) {
@@ -66,6 +69,8 @@ public struct AuthConfiguration: Sendable {
                 clientIDs: ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
                 jwksURL: reader.string("GOOGLE_JWKS_URL", default: "https://www.googleapis.com/oauth2/v3/certs")))
         }
+        configuration.ssoKeyFetchTimeout = try reader.seconds("SSO_KEY_FETCH_TIMEOUT_SECONDS", default: configuration.ssoKeyFetchTimeout,
+                                                             minimum: 0.1)
         if let (_, ids) = reader.value("APPLE_CLIENT_IDS") {
             configuration.ssoProviders.append(.apple(
                 clientIDs: ids.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
