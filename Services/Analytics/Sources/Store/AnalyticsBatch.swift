@@ -159,15 +159,15 @@ enum AnalyticsBatch {
 
     /// The commutative writes not yet flushed.
     struct Pending {
-        private var dayIndex: [DayKey: Int] = [:]
-        private var days: [(key: DayKey, counters: Counters)] = []
-        private var salesIndex: [SalesKey: Int] = [:]
-        private var sales: [(key: SalesKey, counters: Counters)] = []
+        private var dayIndex: [DayRowKey: Int] = [:]
+        private var days: [(key: DayRowKey, counters: Counters)] = []
+        private var salesIndex: [DayRowKey: Int] = [:]
+        private var sales: [(key: DayRowKey, counters: Counters)] = []
         private var ratings: [String: (guide: String, sum: Int64, count: Int64)] = [:]
         private var ratingOrder: [String] = []
         private var registrations: [AnalyticsWrite] = []
         private var viewers: [AnalyticsWrite] = []
-        private var viewerSet: Set<ViewerKey> = []
+        private var viewerSet: Set<DayRowKey> = []
         private var activity: [String: [[SQLArg]]] = [:]
         private var activityOrder: [String] = []
 
@@ -175,17 +175,17 @@ enum AnalyticsBatch {
             let a = write.arguments
             switch write.statement {
             case .tourDay:
-                let key = DayKey(guide: a[0].string, day: a[1].integer, tour: a[2].string)
+                let key = DayRowKey(guide: a[0].string, day: a[1].integer, tour: a[2].string)
                 let index = Self.slot(of: key, in: &dayIndex, next: days.count)
                 if index == days.count { days.append((key, Counters())) }
                 days[index].counters.add(a, from: 3)
             case .sales:
-                let key = SalesKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, currency: a[3].string)
+                let key = DayRowKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, detail: a[3].string)
                 let index = Self.slot(of: key, in: &salesIndex, next: sales.count)
                 if index == sales.count { sales.append((key, Counters())) }
                 sales[index].counters.add(a, from: 4)
             case .viewer:
-                if viewerSet.insert(ViewerKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, viewer: a[3].string)).inserted {
+                if viewerSet.insert(DayRowKey(guide: a[0].string, day: a[1].integer, tour: a[2].string, detail: a[3].string)).inserted {
                     viewers.append(write)
                 }
             case .activity:
@@ -224,7 +224,7 @@ enum AnalyticsBatch {
             }
             for (key, counters) in sales {
                 statements.append(AnalyticsWrite(statement: .sales, arguments: [
-                    .text(key.guide), .int(key.day), .text(key.tour), .text(key.currency),
+                    .text(key.guide), .int(key.day), .text(key.tour), .text(key.detail),
                 ] + counters.arguments(8)))
             }
             statements += viewers
@@ -255,46 +255,19 @@ struct EventFailure: Error, CustomStringConvertible {
     }
 }
 
-/// A pending `analytics_tour_days` row.
-struct DayKey: Hashable {
+/// The key of a pending aggregate row: a guide's tour on a UTC day, and for sales the currency, for the viewer set the
+/// viewer (empty for tour days).
+struct DayRowKey: Hashable {
     var guide: String
     var day: Int64
     var tour: String
+    var detail: String = ""
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(day)
         IDTail.combine(guide, into: &hasher)
         IDTail.combine(tour, into: &hasher)
-    }
-}
-
-/// A pending `analytics_sales_days` row.
-struct SalesKey: Hashable {
-    var guide: String
-    var day: Int64
-    var tour: String
-    var currency: String
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(day)
-        IDTail.combine(guide, into: &hasher)
-        IDTail.combine(tour, into: &hasher)
-        IDTail.combine(currency, into: &hasher)
-    }
-}
-
-/// A viewer-set row.
-struct ViewerKey: Hashable {
-    var guide: String
-    var day: Int64
-    var tour: String
-    var viewer: String
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(day)
-        IDTail.combine(guide, into: &hasher)
-        IDTail.combine(tour, into: &hasher)
-        IDTail.combine(viewer, into: &hasher)
+        IDTail.combine(detail, into: &hasher)
     }
 }
 
