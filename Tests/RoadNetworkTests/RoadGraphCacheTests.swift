@@ -127,7 +127,7 @@ struct RoadGraphCacheTests {
         #expect(try scratch.load().source == .cache)
     }
 
-    @Test("a payload with a valid checksum but an edge to a missing vertex is refused, not indexed")
+    @Test("a payload with a valid checksum but inconsistent arrays (missing vertex, rows out of order, NaN) is refused")
     func forged() throws {
         let built = try RoadGraphTests.build(RoadGraphTests.square)
         var graph = built.0
@@ -144,6 +144,14 @@ struct RoadGraphCacheTests {
         graph.adjacencyStarts[1] = -1
         let rows = RoadGraphCacheFile.encode(graph, report: report, key: key)
         #expect(RoadGraphCacheFile.decode(rows, key: key, profile: BikeProfile()).failureReason == .corrupt("adjacency rows out of order"))
+        graph.adjacencyStarts[1] = built.0.adjacencyStarts[1]
+        graph.shapeLatitudes[0] = .nan
+        let coordinates = RoadGraphCacheFile.encode(graph, report: report, key: key)
+        #expect(RoadGraphCacheFile.decode(coordinates, key: key, profile: BikeProfile()).failureReason
+                == .corrupt("a coordinate is not finite or out of range"))
+        graph.shapeLatitudes[0] = built.0.shapeLatitudes[0]
+        let sound = RoadGraphCacheFile.encode(graph, report: report, key: key)
+        #expect(RoadGraphCacheFile.decode(sound, key: key, profile: BikeProfile()).failureReason == nil)
     }
 
     @Test("the key is the extracts' contents, in any order; an unwritable cache directory still gives the graph")

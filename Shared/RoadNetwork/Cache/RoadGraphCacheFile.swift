@@ -14,9 +14,10 @@ public enum RoadGraphCacheFile {
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
 
-    /// The file's bytes for `graph`, built from the extracts whose key is `key`.
+    /// The file's bytes for `graph`, built from the extracts whose key is `key` (32 bytes, a SHA-256; any other
+    /// length is hashed to 32 bytes, here and in ``decode(_:key:profile:)`` alike).
     public static func encode(_ graph: RoadGraph, report: RoadGraphBuilder.Report, key: [UInt8]) -> [UInt8] {
-        precondition(key.count == 32, "the extracts' key is a SHA-256")
+        let key = normalized(key)
         let payload = encodePayload(graph, report: report)
         var header = CacheByteWriter()
         for byte in magic { header.write(byte) }
@@ -31,6 +32,7 @@ public enum RoadGraphCacheFile {
     /// The graph in `bytes`, if they are a sound cache of the extracts with `key` under `profile`; otherwise why not.
     public static func decode(_ bytes: [UInt8], key: [UInt8], profile: BikeProfile)
         -> Result<(graph: RoadGraph, report: RoadGraphBuilder.Report), RoadGraphCacheMiss> {
+        let key = normalized(key)
         guard bytes.count >= headerSize else { return .failure(.corrupt("\(bytes.count) bytes, shorter than the header")) }
         guard Array(bytes[0..<8]) == magic else { return .failure(.corrupt("not a road graph cache (magic)")) }
         do {
@@ -54,6 +56,10 @@ public enum RoadGraphCacheFile {
         } catch {
             return .failure(.corrupt("payload ends early (byte \(error.offset))"))
         }
+    }
+
+    private static func normalized(_ key: [UInt8]) -> [UInt8] {
+        key.count == 32 ? key : Array(SHA256.hash(data: key))
     }
 
     private static func encodePayload(_ graph: RoadGraph, report: RoadGraphBuilder.Report) -> [UInt8] {

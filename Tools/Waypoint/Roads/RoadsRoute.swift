@@ -39,6 +39,7 @@ struct RoadsRoute: ParsableCommand {
             var geometry: LineString?
         }
 
+        /// One edge of a route: its OSM way and the OSM nodes along it, in travel order.
         struct RouteEdge: Encodable {
             var osmWayId: Int64
             var osmNodeIds: [Int64]
@@ -82,6 +83,7 @@ struct RoadsRoute: ParsableCommand {
         return Answer(routes: [Self.describe(arcs, weight: weight, on: graph)], noRoute: nil)
     }
 
+    /// The route along `arcs` (in travel order): totals, per-edge OSM nodes and the joined geometry.
     static func describe(_ arcs: [RoadGraph.Arc], weight: Double, on graph: RoadGraph) -> Answer.Route {
         var distance = 0.0, duration = 0.0
         var edges: [Answer.RouteEdge] = [], positions: [Position] = []
