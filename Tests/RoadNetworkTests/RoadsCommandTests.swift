@@ -125,6 +125,20 @@ struct RoadsCommandTests {
         #expect(json.contains("\"attribution\":\"Map data © OpenStreetMap contributors, ODbL 1.0\""))
     }
 
+    @Test("--cache-dir: the first command imports and writes the cache, the next one loads it")
+    func cacheDirectory() throws {
+        let path = try Self.squareFile()
+        let cache = OSMFixtures.temporaryPath("-cache")
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: cache)
+        }
+        let first = try Self.command(["roads", "info", "--cache-dir", cache, path], as: RoadsInfo.self).facts()
+        let second = try Self.command(["roads", "info", path, "--cache-dir", cache], as: RoadsInfo.self).facts()
+        #expect(first.source == "imported (no cache file)" && second.source == "cache")
+        #expect(first.edges == second.edges && first.nodes == second.nodes && first.boundingBox == second.boundingBox)
+    }
+
     @Test("bad input is a clear message and a non-zero exit, never a crash")
     func badInput() throws {
         let path = try Self.squareFile()
