@@ -67,7 +67,8 @@ struct RoadGraphCacheTests {
         }
         #expect(decoded)
         print("Krems cache load (debug build): \(elapsed) (extracts' key \(key), \(bytes.count) bytes decoded in \(decode)), "
-            + "\(cached.graph.vertexCount) vertices, \(cached.graph.edgeCount) edges")
+            + "\(cached.graph.vertexCount) vertices, \(cached.graph.edgeCount) edges; derived from it: "
+            + "SnapIndex \(clock.measure { _ = SnapIndex(graph: cached.graph) }), StreetIndex \(clock.measure { _ = StreetIndex(graph: cached.graph) })")
         // A search on the loaded graph answers like one on the imported graph.
         let target = cached.graph.vertexCount / 2
         #expect(ShortestPaths(graph: cached.graph).path(from: 0, to: target) == ShortestPaths(graph: first.graph).path(from: 0, to: target))
