@@ -61,7 +61,11 @@ let package = Package(
             path: "Shared/EventSourcing"
         ),
         .target(name: "Geo", path: "Shared/Geo"),
-        .target(name: "RoadNetwork", dependencies: ["CZlib", "Geo", "ReferenceData"], path: "Shared/RoadNetwork"),
+        .target(
+            name: "RoadNetwork",
+            dependencies: ["CZlib", "Geo", "ReferenceData", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Shared/RoadNetwork"
+        ),
         // Reading the reference data in ../shared/data: gzip through the system zlib, and where the directory is.
         .systemLibrary(name: "CZlib", path: "Shared/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ReferenceData", dependencies: ["CZlib"], path: "Shared/ReferenceData"),
@@ -271,7 +275,7 @@ let package = Package(
         .executableTarget(
             name: "WaypointCLI",
             dependencies: [
-                "TourManagement", "Analytics", "ReferenceData",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -448,7 +452,17 @@ let package = Package(
         ),
         .testTarget(name: "CRdKafkaTests", dependencies: ["CRdKafka"], path: "Tests/CRdKafkaTests"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], path: "Tests/GeoTests"),
-        .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "ReferenceData"], path: "Tests/RoadNetworkTests"),
+        // The road network, its cache and `waypoint roads …` (in process); the pgRouting oracle needs the test PostgreSQL.
+        .testTarget(
+            name: "RoadNetworkTests",
+            dependencies: [
+                "RoadNetwork", "ReferenceData", "ServiceTesting", "WaypointCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tests/RoadNetworkTests"
+        ),
         .testTarget(name: "ReferenceDataTests", dependencies: ["ReferenceData"], path: "Tests/ReferenceDataTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],

@@ -5,7 +5,7 @@
 #   scripts/test.sh --filter GeoTests    # extra arguments go to `swift test`
 #
 # On a fresh Debian 12 machine with Swift at /opt/swift, it installs the missing Debian
-# packages (as root or with passwordless sudo), starts a throwaway PostgreSQL 15 + PostGIS
+# packages (as root or with passwordless sudo), starts a throwaway PostgreSQL 15 + PostGIS + pgRouting
 # cluster on loopback (stopped and deleted on exit, also on failure or Ctrl-C), then runs
 # `swift build --build-tests` and `swift test`: first every suite but the ones that start
 # the whole platform as processes, then those one at a time, then the contract-fuzzing stage

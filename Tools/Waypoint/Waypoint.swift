@@ -9,7 +9,7 @@ struct Waypoint: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waypoint",
         abstract: "Waypoint's command line.",
-        subcommands: [Up.self, VerifyBundle.self, AnalyticsCommands.self])
+        subcommands: [Up.self, VerifyBundle.self, AnalyticsCommands.self, RoadsCommand.self])
 }
 
 /// `waypoint analytics rebuild`: the analytics service's own rebuild command (same configuration keys).

@@ -8,8 +8,9 @@
 # System libraries the Swift package links against, plus what SwiftPM needs to fetch
 # dependencies.
 WAYPOINT_BUILD_PACKAGES=(librdkafka-dev libsqlite3-dev libpq-dev libcrypt-dev zlib1g-dev pkg-config git ca-certificates python3)
-# The throwaway PostgreSQL cluster of the tests and benchmarks (lib/postgres.sh).
-WAYPOINT_POSTGRES_PACKAGES=(postgresql-15 postgresql-15-postgis-3)
+# The throwaway PostgreSQL cluster of the tests and benchmarks (lib/postgres.sh), with PostGIS and pgRouting
+# (the road network's oracle: pgr_dijkstra on our exported edge table).
+WAYPOINT_POSTGRES_PACKAGES=(postgresql-15 postgresql-15-postgis-3 postgresql-15-pgrouting)
 
 # Print, one per line, the packages among the arguments that are not fully installed.
 waypoint_missing_packages() {

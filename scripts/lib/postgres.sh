@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# A throwaway PostgreSQL 15 + PostGIS cluster for tests and benchmarks: a fresh data
+# A throwaway PostgreSQL 15 + PostGIS (+ pgRouting) cluster for tests and benchmarks: a fresh data
 # directory under a temporary directory, listening on 127.0.0.1 only, on a free port.
 # Requires lib/common.sh and the packages in WAYPOINT_POSTGRES_PACKAGES (lib/packages.sh).
 #
@@ -10,7 +10,8 @@
 #
 # The cluster has a superuser role `waypoint` (password `waypoint`, checked with
 # SCRAM over TCP) and a database `waypoint_test` with the postgis extension; tests create
-# their own schemas or databases in it. The bootstrap superuser `postgres` is reachable
+# their own schemas or databases in it. pgRouting is installed there too (the road network's
+# oracle test runs pgr_dijkstra on its exported edge table). The bootstrap superuser `postgres` is reachable
 # only over the Unix socket in the temporary directory.
 #
 # Environment (optional):
@@ -123,6 +124,8 @@ waypoint_pg_start() {
         -c "CREATE DATABASE waypoint_test OWNER waypoint" >/dev/null
     _waypoint_pg_psql -d waypoint_test -c "CREATE EXTENSION IF NOT EXISTS postgis" >/dev/null \
         || waypoint_die "PostGIS is not usable (package postgresql-15-postgis-3)"
+    _waypoint_pg_psql -d waypoint_test -c "CREATE EXTENSION IF NOT EXISTS pgrouting" >/dev/null \
+        || waypoint_die "pgRouting is not usable (package postgresql-15-pgrouting)"
     export WAYPOINT_TEST_POSTGRES_URL="postgres://waypoint:waypoint@127.0.0.1:$WAYPOINT_PG_PORT/waypoint_test"
     waypoint_log "PostgreSQL is ready at 127.0.0.1:$WAYPOINT_PG_PORT (data in $WAYPOINT_PG_DIR)"
 }

@@ -1,0 +1,39 @@
+extension RoadGraph {
+    /// What is inconsistent in the graph's arrays, or `nil` when every count agrees and every index is in range: a
+    /// cache payload must pass this before it is used, so even a file forged with a valid checksum cannot make a
+    /// search index out of bounds.
+    var structuralProblem: String? {
+        let vertices = vertexNodeIDs.count, edges = edgeSources.count, shapes = shapeNodeIDs.count
+        guard vertexLatitudes.count == vertices, vertexLongitudes.count == vertices else { return "vertex arrays differ in length" }
+        guard [edgeTargets.count, edgeLengths.count, edgeForwardWeights.count, edgeBackwardWeights.count, edgeWays.count]
+            .allSatisfy({ $0 == edges }), edgeShapeStarts.count == edges + 1 else { return "edge arrays differ in length" }
+        guard shapeLatitudes.count == shapes, shapeLongitudes.count == shapes else { return "shape arrays differ in length" }
+        guard edgeSources.allSatisfy({ (0..<Int32(clamping: vertices)).contains($0) }),
+              edgeTargets.allSatisfy({ (0..<Int32(clamping: vertices)).contains($0) }) else { return "an edge names a missing vertex" }
+        guard edgeWays.allSatisfy({ (0..<Int32(clamping: ways.count)).contains($0) }) else { return "an edge names a missing way" }
+        guard Self.isRowIndex(edgeShapeStarts, total: shapes, minimumStep: 2) else { return "edge shapes out of order" }
+        guard adjacencyStarts.count == vertices + 1, adjacency.count == 2 * edges,
+              Self.isRowIndex(adjacencyStarts, total: adjacency.count, minimumStep: 0) else { return "adjacency rows out of order" }
+        guard adjacency.allSatisfy({ (0..<Int32(clamping: 2 * edges)).contains($0) }) else { return "an arc names a missing edge" }
+        guard Self.areCoordinates(vertexLatitudes, vertexLongitudes), Self.areCoordinates(shapeLatitudes, shapeLongitudes) else {
+            return "a coordinate is not finite or out of range"
+        }
+        guard edgeLengths.allSatisfy({ $0.isFinite && $0 >= 0 }),
+              edgeForwardWeights.allSatisfy({ $0 >= 0 }), edgeBackwardWeights.allSatisfy({ $0 >= 0 }) else {
+            return "a length or weight is negative or not a number"
+        }
+        return nil
+    }
+
+    /// Whether every latitude is finite within ±90 and every longitude within ±180.
+    private static func areCoordinates(_ latitudes: [Double], _ longitudes: [Double]) -> Bool {
+        latitudes.allSatisfy { (-90.0...90.0).contains($0) } && longitudes.allSatisfy { (-180.0...180.0).contains($0) }
+    }
+
+    /// Whether `starts` begins at 0, ends at `total` and rises by at least `minimumStep` each row.
+    private static func isRowIndex(_ starts: [Int32], total: Int, minimumStep: Int32) -> Bool {
+        guard starts.first == 0, starts.last.map(Int.init) == total else { return false }
+        for index in starts.indices.dropFirst() where starts[index] - starts[index - 1] < minimumStep { return false }
+        return true
+    }
+}
