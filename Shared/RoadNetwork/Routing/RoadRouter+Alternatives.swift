@@ -1,0 +1,98 @@
+/// A via-vertex route examined as an alternative.
+private struct Candidate {
+    var pieces: [RoutePiece]
+    var weight: Double
+    var plateau: Double
+    var plateauVertices: [Int]
+}
+
+extension RoadRouter {
+    /// The best route of a leg and up to `count` alternatives that pass ``alternativeRules``, better first.
+    ///
+    /// A forward A* tree from the origin and a backward one from the destination are grown until their keys pass the
+    /// stretch bound; every vertex settled by both with d(s, v) + d(v, t) within the bound is a via candidate, whose
+    /// route is the tree path s → v → t. Candidates are examined by weight, then vertex.
+    func alternativeLegs(_ ends: LegEnds, weights: RoadWeights, count: Int) -> [[RoutePiece]] {
+        let rules = alternativeRules
+        var best = ends.direct?.weight ?? .infinity
+        var meeting: (vertex: Int, target: Seed)?
+        var forward = SearchTree(vertexCount: graph.vertexCount)
+        let toTargets = potential(towards: ends.targets)
+        forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
+                     potential: { toTargets($0) }, stop: { $0 > best * rules.maximumStretch },
+                     settle: { vertex, weight in
+                         for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
+                             best = weight + target.weight
+                             meeting = (vertex, target)
+                         }
+                     })
+        guard let meeting else { return ends.direct.map { [[$0]] } ?? [] }
+        let bestPieces = pieces(forward: forward, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights)
+        var backward = SearchTree(vertexCount: graph.vertexCount)
+        let fromOrigins = potential(from: ends.origins)
+        backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
+                      potential: { fromOrigins($0) }, stop: { $0 > best * rules.maximumStretch })
+        var accepted = [bestPieces]
+        var covered = Set(bestPieces.map { Int(graph.edgeTargets[$0.edge]) } + bestPieces.map { Int(graph.edgeSources[$0.edge]) })
+        let limit = best * rules.maximumStretch
+        var vias: [(weight: Double, vertex: Int)] = []
+        for settled in forward.order {
+            let vertex = Int(settled)
+            guard backward.settled[vertex] else { continue }
+            let weight: Double = forward.distance[vertex] + backward.distance[vertex]
+            if weight <= limit { vias.append((weight, vertex)) }
+        }
+        vias.sort { ($0.weight, $0.vertex) < ($1.weight, $1.vertex) }
+        var examined = 0
+        for (_, via) in vias where !covered.contains(via) {
+            guard accepted.count <= count, examined < rules.maximumCandidates else { break }
+            examined += 1
+            guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
+            covered.formUnion(candidate.plateauVertices)
+            guard candidate.plateau >= rules.minimumPlateau * best,
+                  accepted.allSatisfy({ shared(candidate.pieces, $0) <= rules.maximumSharing * $0.reduce(0) { $0 + $1.weight } })
+            else { continue }
+            accepted.append(candidate.pieces)
+        }
+        return accepted
+    }
+
+    /// The route through `via` along both trees, with its plateau; `nil` when it visits a vertex twice.
+    private func candidate(via: Int, forward: SearchTree, backward: SearchTree, ends: LegEnds, weights: RoadWeights) -> Candidate? {
+        let (prefix, originVertex) = forward.arcs(graph, to: via, backwards: false)
+        let (suffix, targetVertex) = backward.arcs(graph, to: via, backwards: true)
+        guard let origin = ends.origins.first(where: { $0.vertex == originVertex }),
+              let target = ends.targets.first(where: { $0.vertex == targetVertex }) else { return nil }
+        // Vertices along the route, and the plateau: prefix arcs that are also backward-tree arcs, suffix arcs that are
+        // also forward-tree arcs, contiguous around the via vertex.
+        var prefixVertices = [via]
+        for arc in prefix.reversed() { prefixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: prefixVertices.last!)) }
+        var suffixVertices = [via]
+        for arc in suffix { suffixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: suffixVertices.last!)) }
+        guard Set(prefixVertices).count + Set(suffixVertices).count == prefixVertices.count + suffixVertices.count,
+              Set(prefixVertices).intersection(suffixVertices) == [via] else { return nil }
+        var plateau = 0.0, plateauVertices = [via]
+        for (index, arc) in prefix.reversed().enumerated() {
+            let from = prefixVertices[index + 1]
+            guard backward.settled[from], backward.parent[from] == arc else { break }
+            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateauVertices.append(from)
+        }
+        for (index, arc) in suffix.enumerated() {
+            let to = suffixVertices[index + 1]
+            guard forward.settled[to], forward.parent[to] == arc else { break }
+            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateauVertices.append(to)
+        }
+        let arcs = (prefix + suffix).map { RoutePiece(graph: graph, weights: weights, arc: $0) }
+        let pieces = [origin.piece].compactMap { $0 } + arcs + [target.piece].compactMap { $0 }
+        return Candidate(pieces: pieces, weight: pieces.reduce(0) { $0 + $1.weight }, plateau: plateau, plateauVertices: plateauVertices)
+    }
+
+    /// The weight of `route` on the same edges, in the same direction, as `other` (pieces of one edge: the lighter).
+    func shared(_ route: [RoutePiece], _ other: [RoutePiece]) -> Double {
+        var others: [Int: Double] = [:]
+        for piece in other { others[piece.key, default: 0] += piece.weight }
+        return route.reduce(0) { total, piece in total + min(piece.weight, others[piece.key] ?? 0) }
+    }
+}
