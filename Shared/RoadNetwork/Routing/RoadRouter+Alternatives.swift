@@ -4,6 +4,10 @@ private struct Candidate {
     var weight: Double
     var plateau: Double
     var plateauVertices: [Int]
+    /// The graph vertices along the route, the weight of the arc after each, and where the via vertex is.
+    var vertices: [Int]
+    var arcWeights: [Double]
+    var viaIndex: Int
 }
 
 extension RoadRouter {
@@ -49,8 +53,9 @@ extension RoadRouter {
             examined += 1
             guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
             covered.formUnion(candidate.plateauVertices)
-            guard candidate.plateau >= rules.minimumPlateau * best,
-                  accepted.allSatisfy({ shared(candidate.pieces, $0) <= rules.maximumSharing * $0.reduce(0) { $0 + $1.weight } })
+            guard accepted.allSatisfy({ shared(candidate.pieces, $0) <= rules.maximumSharing * $0.reduce(0) { $0 + $1.weight } }),
+                  candidate.plateau >= rules.minimumPlateau * best
+                    || locallyOptimal(candidate, window: rules.minimumPlateau * best, weights: weights)
             else { continue }
             accepted.append(candidate.pieces)
         }
@@ -86,7 +91,28 @@ extension RoadRouter {
         }
         let arcs = (prefix + suffix).map { RoutePiece(graph: graph, weights: weights, arc: $0) }
         let pieces = [origin.piece].compactMap { $0 } + arcs + [target.piece].compactMap { $0 }
-        return Candidate(pieces: pieces, weight: pieces.reduce(0) { $0 + $1.weight }, plateau: plateau, plateauVertices: plateauVertices)
+        return Candidate(pieces: pieces, weight: pieces.reduce(0) { $0 + $1.weight }, plateau: plateau, plateauVertices: plateauVertices,
+                         vertices: prefixVertices.reversed() + suffixVertices.dropFirst(), arcWeights: arcs.map(\.weight),
+                         viaIndex: prefix.count)
+    }
+
+    /// The T-test (Abraham et al.) at vertex granularity: x, the earliest vertex at most `window` before the via
+    /// vertex, and y, the last at most `window` after it; the route between them must be a shortest path. The parts
+    /// before and after the via vertex are shortest-path tree paths, so then every stretch of the route between two
+    /// vertices lighter than `window` is a shortest path.
+    private func locallyOptimal(_ candidate: Candidate, window: Double, weights: RoadWeights) -> Bool {
+        var x = candidate.viaIndex, y = candidate.viaIndex, before = 0.0, after = 0.0
+        while x > 0, before + candidate.arcWeights[x - 1] <= window { x -= 1; before += candidate.arcWeights[x] }
+        while y < candidate.vertices.count - 1, after + candidate.arcWeights[y] <= window { after += candidate.arcWeights[y]; y += 1 }
+        guard x < candidate.viaIndex, y > candidate.viaIndex else { return true }  // no stretch crosses the via vertex
+        let along = before + after
+        let target = candidate.vertices[y]
+        var shortest = Double.infinity
+        var tree = SearchTree(vertexCount: graph.vertexCount)
+        let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)])
+        tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: { toTarget($0) },
+                  stop: { $0 >= shortest || $0 > along * (1 + 1e-12) }, settle: { vertex, weight in if vertex == target { shortest = weight } })
+        return shortest >= along * (1 - 1e-12)
     }
 
     /// The weight of `route` on the same edges, in the same direction, as `other` (pieces of one edge: the lighter).
