@@ -35,8 +35,9 @@ extension RoadRouter {
         return ends
     }
 
-    /// The minimum-weight pieces of a leg (A* from the origin's seeds towards the targets' seeds), `nil` when none.
-    func bestLeg(_ ends: LegEnds, weights: RoadWeights) -> [RoutePiece]? {
+    /// The minimum-weight pieces of a leg (A* from the origin's seeds towards the targets' seeds), `nil` when none,
+    /// and how many vertices the search settled (its work, for tests and benchmarks).
+    func bestLeg(_ ends: LegEnds, weights: RoadWeights) -> (pieces: [RoutePiece]?, settled: Int) {
         var best = ends.direct?.weight ?? .infinity
         var meeting: (vertex: Int, target: Seed)?
         var tree = SearchTree(vertexCount: graph.vertexCount)
@@ -49,8 +50,8 @@ extension RoadRouter {
                           meeting = (vertex, target)
                       }
                   })
-        if let meeting { return pieces(forward: tree, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights) }
-        return ends.direct.map { [$0] }
+        if let meeting { return (pieces(forward: tree, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights), tree.order.count) }
+        return (ends.direct.map { [$0] }, tree.order.count)
     }
 
     /// The pieces of the route through the forward tree from an origin seed to `vertex`, then `target`'s piece.

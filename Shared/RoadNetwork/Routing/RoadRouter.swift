@@ -54,7 +54,7 @@ public struct RoadRouter: Sendable {
         }
         var pieces: [RoutePiece] = []
         for leg in 0..<(snaps.count - 1) {
-            guard let legPieces = bestLeg(legEnds(from: snaps[leg], to: snaps[leg + 1], weights: weights), weights: weights) else {
+            guard let legPieces = bestLeg(legEnds(from: snaps[leg], to: snaps[leg + 1], weights: weights), weights: weights).pieces else {
                 return .noRoute(leg: leg)
             }
             pieces += legPieces
@@ -68,8 +68,16 @@ public struct RoadRouter: Sendable {
         let weights = weights ?? baseWeights
         guard (0..<graph.vertexCount).contains(source), (0..<graph.vertexCount).contains(target),
               weights.forward.count == graph.edgeCount else { return nil }
-        let ends = LegEnds(origins: [Seed(vertex: source, weight: 0, piece: nil)], targets: [Seed(vertex: target, weight: 0, piece: nil)], direct: nil)
-        return bestLeg(ends, weights: weights).map(graph.route(of:))
+        return bestLeg(vertexEnds(source, target), weights: weights).pieces.map(graph.route(of:))
+    }
+
+    /// Vertices settled by the search between two vertices: the work the landmarks save (tests, benchmarks).
+    func searchEffort(fromVertex source: Int, toVertex target: Int) -> Int {
+        bestLeg(vertexEnds(source, target), weights: baseWeights).settled
+    }
+
+    private func vertexEnds(_ source: Int, _ target: Int) -> LegEnds {
+        LegEnds(origins: [Seed(vertex: source, weight: 0, piece: nil)], targets: [Seed(vertex: target, weight: 0, piece: nil)], direct: nil)
     }
 
     /// The snaps of the request's points, or the first problem with it.
