@@ -15,40 +15,17 @@ extension RoadRouter {
     ///
     /// A forward A* tree from the origin and a backward one from the destination are grown until their keys pass the
     /// stretch bound; every vertex settled by both with d(s, v) + d(v, t) within the bound is a via candidate, whose
-    /// route is the tree path s → v → t. Candidates are examined by weight, then vertex.
+    /// route is the tree path s → v → t. Candidates that surely share too much with the best route are skipped
+    /// unexamined; the others are examined by weight, then vertex.
     func alternativeLegs(_ ends: LegEnds, weights: RoadWeights, count: Int) -> [[RoutePiece]] {
         let rules = alternativeRules
-        var best = ends.direct?.weight ?? .infinity
-        var meeting: (vertex: Int, target: Seed)?
-        var forward = SearchTree(vertexCount: graph.vertexCount)
-        let toTargets = potential(towards: ends.targets)
-        forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                     potential: { toTargets($0) }, stop: { $0 > best * rules.maximumStretch },
-                     settle: { vertex, weight in
-                         for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
-                             best = weight + target.weight
-                             meeting = (vertex, target)
-                         }
-                     })
-        guard let meeting else { return ends.direct.map { [[$0]] } ?? [] }
-        let bestPieces = pieces(forward: forward, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights)
-        var backward = SearchTree(vertexCount: graph.vertexCount)
-        let fromOrigins = potential(from: ends.origins)
-        backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
-                      potential: { fromOrigins($0) }, stop: { $0 > best * rules.maximumStretch })
+        guard let trees = growTrees(ends, weights: weights) else { return ends.direct.map { [[$0]] } ?? [] }
+        let (forward, backward, best) = (trees.forward, trees.backward, trees.best)
+        let bestPieces = pieces(forward: forward, via: trees.meeting.vertex, target: trees.meeting.target, ends: ends, weights: weights)
         var accepted = [bestPieces]
-        var covered = Set(bestPieces.map { Int(graph.edgeTargets[$0.edge]) } + bestPieces.map { Int(graph.edgeSources[$0.edge]) })
-        let limit = best * rules.maximumStretch
-        var vias: [(weight: Double, vertex: Int)] = []
-        for settled in forward.order {
-            let vertex = Int(settled)
-            guard backward.settled[vertex] else { continue }
-            let weight: Double = forward.distance[vertex] + backward.distance[vertex]
-            if weight <= limit { vias.append((weight, vertex)) }
-        }
-        vias.sort { ($0.weight, $0.vertex) < ($1.weight, $1.vertex) }
+        var covered = Set<Int>()
         var examined = 0
-        for (_, via) in vias where !covered.contains(via) {
+        for via in viaCandidates(forward, backward, best: best, meetingVertex: trees.meeting.vertex) where !covered.contains(via) {
             guard accepted.count <= count, examined < rules.maximumCandidates else { break }
             examined += 1
             guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
@@ -60,6 +37,63 @@ extension RoadRouter {
             accepted.append(candidate.pieces)
         }
         return accepted
+    }
+
+    /// Both trees grown to the stretch bound, the best weight and where the best route meets the destination; `nil`
+    /// when no route passes through the graph (the direct piece, if any, is then the only route).
+    private func growTrees(_ ends: LegEnds, weights: RoadWeights)
+        -> (forward: SearchTree, backward: SearchTree, best: Double, meeting: (vertex: Int, target: Seed))? {
+        let stretch = alternativeRules.maximumStretch
+        var best = ends.direct?.weight ?? .infinity
+        var meeting: (vertex: Int, target: Seed)?
+        var forward = SearchTree(vertexCount: graph.vertexCount)
+        let toTargets = potential(towards: ends.targets)
+        forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
+                     potential: { toTargets($0) }, stop: { $0 > best * stretch },
+                     settle: { vertex, weight in
+                         for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
+                             best = weight + target.weight
+                             meeting = (vertex, target)
+                         }
+                     })
+        guard let meeting else { return nil }
+        var backward = SearchTree(vertexCount: graph.vertexCount)
+        let fromOrigins = potential(from: ends.origins)
+        backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
+                      potential: { fromOrigins($0) }, stop: { $0 > best * stretch })
+        return (forward, backward, best, meeting)
+    }
+
+    /// Via vertices worth examining, cheapest first: settled by both trees, within the stretch bound, and not sharing
+    /// more than allowed with the best route as the trees tell it — a tree path leaves the best route once, at the last
+    /// best-route vertex on it, so the shared part is the tree weight there (one pass over each tree, in settle order).
+    private func viaCandidates(_ forward: SearchTree, _ backward: SearchTree, best: Double, meetingVertex: Int) -> [Int] {
+        var onBest = [Bool](repeating: false, count: graph.vertexCount)
+        var vertex = meetingVertex
+        onBest[vertex] = true
+        while forward.parent[vertex] >= 0 {
+            vertex = SearchTree.otherEnd(graph, arc: forward.parent[vertex], from: vertex)
+            onBest[vertex] = true
+        }
+        func joins(_ tree: SearchTree) -> [Double] {
+            var join = [Double](repeating: 0, count: graph.vertexCount)
+            for settled in tree.order {
+                let v = Int(settled)
+                if onBest[v] { join[v] = tree.distance[v] } else if tree.parent[v] >= 0 { join[v] = join[SearchTree.otherEnd(graph, arc: tree.parent[v], from: v)] }
+            }
+            return join
+        }
+        let forwardJoin = joins(forward), backwardJoin = joins(backward)
+        let limit = best * alternativeRules.maximumStretch, sharing = best * alternativeRules.maximumSharing
+        var vias: [(weight: Double, vertex: Int)] = []
+        for settled in forward.order {
+            let v = Int(settled)
+            guard backward.settled[v], !onBest[v], forwardJoin[v] + backwardJoin[v] <= sharing else { continue }
+            let weight: Double = forward.distance[v] + backward.distance[v]
+            if weight <= limit { vias.append((weight, v)) }
+        }
+        vias.sort { ($0.weight, $0.vertex) < ($1.weight, $1.vertex) }
+        return vias.map(\.vertex)
     }
 
     /// The route through `via` along both trees, with its plateau; `nil` when it visits a vertex twice.
