@@ -15,6 +15,8 @@ public struct RoadWeights: Sendable {
     public let backward: [Double]
     /// Pairs of the overlay that are no segment of the graph (outside the extract, or not consecutive on a way).
     public let unmatchedPairs: Int
+    /// Tells the graph these weights belong to (``RoadGraph/fingerprint``).
+    let graphFingerprint: Int
 
     /// The graph's own weights.
     init(graph: RoadGraph) {
@@ -22,6 +24,7 @@ public struct RoadWeights: Sendable {
         forward = graph.edgeForwardWeights
         backward = graph.edgeBackwardWeights
         unmatchedPairs = 0
+        graphFingerprint = graph.fingerprint
     }
 
     /// The graph's weights under `overlay`, its pairs found through `locator`.
@@ -43,6 +46,7 @@ public struct RoadWeights: Sendable {
         self.forward = forward
         self.backward = backward
         unmatchedPairs = unmatched
+        graphFingerprint = graph.fingerprint
     }
 
     /// The weight of riding `edge` from offset `from` to offset `to` (metres from its source along the shape; `from`
@@ -74,6 +78,19 @@ public struct RoadWeights: Sendable {
 }
 
 extension RoadGraph {
+    /// A cheap identity of the graph's shape: counts and a sample of 64 vertices' node ids and edges' lengths. Tells
+    /// weights resolved for one graph from another's in the same process (Swift's hashing is seeded per process).
+    var fingerprint: Int {
+        var hasher = Hasher()
+        hasher.combine(vertexCount)
+        hasher.combine(edgeCount)
+        for sample in 0..<64 {
+            if vertexCount > 0 { hasher.combine(vertexNodeIDs[sample * vertexCount / 64]) }
+            if edgeCount > 0 { hasher.combine(edgeLengths[sample * edgeCount / 64]) }
+        }
+        return hasher.finalize()
+    }
+
     /// Length in metres of the shape segment from shape point `point` to the next.
     func segmentLength(_ point: Int) -> Double {
         RoadGraphBuilder.distance((shapeLatitudes[point], shapeLongitudes[point]), (shapeLatitudes[point + 1], shapeLongitudes[point + 1]))

@@ -16,6 +16,8 @@ public struct RoadRouter: Sendable {
     public let baseWeights: RoadWeights
     let landmarks: Landmarks
     let locator: SegmentLocator
+    /// The graph's ``RoadGraph/fingerprint``, computed once.
+    let fingerprint: Int
     /// The rules alternatives must pass.
     public let alternativeRules: AlternativeRules
 
@@ -33,6 +35,7 @@ public struct RoadRouter: Sendable {
         baseWeights = RoadWeights(graph: graph)
         landmarks = Landmarks(graph: graph, weights: baseWeights, count: max(0, landmarkCount))
         locator = SegmentLocator(graph: graph)
+        fingerprint = graph.fingerprint
         self.alternativeRules = alternativeRules
     }
 
@@ -67,7 +70,7 @@ public struct RoadRouter: Sendable {
     public func route(fromVertex source: Int, toVertex target: Int, weights: RoadWeights? = nil) -> RoadRoute? {
         let weights = weights ?? baseWeights
         guard (0..<graph.vertexCount).contains(source), (0..<graph.vertexCount).contains(target),
-              weights.forward.count == graph.edgeCount else { return nil }
+              weights.graphFingerprint == fingerprint else { return nil }
         return bestLeg(vertexEnds(source, target), weights: weights).pieces.map(graph.route(of:))
     }
 
@@ -82,7 +85,7 @@ public struct RoadRouter: Sendable {
 
     /// The snaps of the request's points, or the first problem with it.
     private func validate(_ request: RouteRequest, weights: RoadWeights) throws(RouteError) -> [SnapIndex.Snap] {
-        guard weights.forward.count == graph.edgeCount else { throw .weightsForAnotherGraph }
+        guard weights.graphFingerprint == fingerprint else { throw .weightsForAnotherGraph }
         guard request.via.count <= Self.maximumViaPoints else { throw .tooManyViaPoints(count: request.via.count, limit: Self.maximumViaPoints) }
         guard (0...2).contains(request.alternatives) else { throw .invalidAlternativeCount(request.alternatives) }
         guard request.snapRadius.isFinite, request.snapRadius > 0 else { throw .invalidSnapRadius(request.snapRadius) }
