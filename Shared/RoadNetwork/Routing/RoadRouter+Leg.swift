@@ -76,7 +76,8 @@ extension RoadRouter {
         guard landmarks.count > 0 else { return { _ in 0 } }
         let cache = PotentialCache(count: graph.vertexCount)
         return { vertex in
-            if let known = cache.values[vertex] { return known }
+            let known = cache.values[vertex]
+            if !known.isNaN { return known }
             let value = seeds.reduce(Double.infinity) { min($0, bound(vertex, $1.vertex) + $1.weight) }
             cache.values[vertex] = value
             return value
@@ -84,9 +85,9 @@ extension RoadRouter {
     }
 }
 
-/// Memoised potentials of one search (a class only so the closure that fills it stays a plain function value; it
-/// never leaves the query that made it).
+/// Memoised potentials of one search, NaN where not yet computed (a class only so the closure that fills it stays a
+/// plain function value; it never leaves the query that made it).
 private final class PotentialCache {
-    var values: [Double?]
-    init(count: Int) { values = [Double?](repeating: nil, count: count) }
+    var values: [Double]
+    init(count: Int) { values = [Double](repeating: .nan, count: count) }
 }
