@@ -1,0 +1,49 @@
+/// Finds the graph's shape segments by their OSM node pair: every shape point sorted by node id (4 bytes a point),
+/// searched by bisection. What resolves a ``CostOverlay`` against a graph.
+struct SegmentLocator: Sendable {
+    let graph: RoadGraph
+    /// Shape point indexes ordered by OSM node id, then index.
+    private let byNode: [Int32]
+
+    init(graph: RoadGraph) {
+        self.graph = graph
+        let ids = graph.shapeNodeIDs
+        byNode = (0..<Int32(ids.count)).sorted { (ids[Int($0)], $0) < (ids[Int($1)], $1) }
+    }
+
+    /// The segments riding `pair.from` → `pair.to`: the shape point starting each segment, and whether the pair runs
+    /// against the edge's stored direction.
+    func segments(_ pair: CostOverlay.NodePair) -> [(point: Int, reversed: Bool)] {
+        var found: [(point: Int, reversed: Bool)] = []
+        var slot = firstSlot(of: pair.from)
+        while slot < byNode.count, graph.shapeNodeIDs[Int(byNode[slot])] == pair.from {
+            let point = Int(byNode[slot])
+            let edge = self.edge(ofPoint: point)
+            let first = Int(graph.edgeShapeStarts[edge]), last = Int(graph.edgeShapeStarts[edge + 1]) - 1
+            if point < last, graph.shapeNodeIDs[point + 1] == pair.to { found.append((point, false)) }
+            if point > first, graph.shapeNodeIDs[point - 1] == pair.to { found.append((point - 1, true)) }
+            slot += 1
+        }
+        return found
+    }
+
+    /// The edge whose shape holds shape point `point` (a vertex shared by two edges: the later edge's first point
+    /// and the earlier edge's last are distinct shape points, so this is unambiguous).
+    func edge(ofPoint point: Int) -> Int {
+        var low = 0, high = graph.edgeCount - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(graph.edgeShapeStarts[middle]) <= point { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    private func firstSlot(of node: Int64) -> Int {
+        var low = 0, high = byNode.count
+        while low < high {
+            let middle = (low + high) / 2
+            if graph.shapeNodeIDs[Int(byNode[middle])] < node { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,158 @@
+/// A via-vertex route examined as an alternative.
+private struct Candidate {
+    var pieces: [RoutePiece]
+    var weight: Double
+    var plateau: Double
+    var plateauVertices: [Int]
+    /// The graph vertices along the route, the weight of the arc after each, and where the via vertex is.
+    var vertices: [Int]
+    var arcWeights: [Double]
+    var viaIndex: Int
+}
+
+extension RoadRouter {
+    /// The best route of a leg and up to `count` alternatives that pass ``alternativeRules``, better first.
+    ///
+    /// A forward A* tree from the origin and a backward one from the destination are grown until their keys pass the
+    /// stretch bound; every vertex settled by both with d(s, v) + d(v, t) within the bound is a via candidate, whose
+    /// route is the tree path s → v → t. Candidates that surely share too much with the best route are skipped
+    /// unexamined; the others are examined by weight, then vertex.
+    func alternativeLegs(_ ends: LegEnds, weights: RoadWeights, count: Int) -> [[RoutePiece]] {
+        let rules = alternativeRules
+        guard let trees = growTrees(ends, weights: weights) else { return ends.direct.map { [[$0]] } ?? [] }
+        let (forward, backward, best) = (trees.forward, trees.backward, trees.best)
+        let bestPieces = pieces(forward: forward, via: trees.meeting.vertex, target: trees.meeting.target, ends: ends, weights: weights)
+        var accepted = [bestPieces]
+        var covered = Set<Int>()
+        var examined = 0
+        for via in viaCandidates(forward, backward, best: best, meetingVertex: trees.meeting.vertex) where !covered.contains(via) {
+            guard accepted.count <= count, examined < rules.maximumCandidates else { break }
+            examined += 1
+            guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
+            covered.formUnion(candidate.plateauVertices)
+            guard accepted.allSatisfy({ shared(candidate.pieces, $0) <= rules.maximumSharing * $0.reduce(0) { $0 + $1.weight } }),
+                  candidate.plateau >= rules.minimumPlateau * best
+                    || locallyOptimal(candidate, window: rules.minimumPlateau * best, weights: weights)
+            else { continue }
+            accepted.append(candidate.pieces)
+        }
+        return accepted
+    }
+
+    /// Both trees grown to the stretch bound, the best weight and where the best route meets the destination; `nil`
+    /// when no route passes through the graph (the direct piece, if any, is then the only route).
+    private func growTrees(_ ends: LegEnds, weights: RoadWeights)
+        -> (forward: SearchTree, backward: SearchTree, best: Double, meeting: (vertex: Int, target: Seed))? {
+        let stretch = alternativeRules.maximumStretch
+        var best = ends.direct?.weight ?? .infinity
+        var meeting: (vertex: Int, target: Seed)?
+        var forward = SearchTree(vertexCount: graph.vertexCount)
+        let toTargets = potential(towards: ends.targets)
+        forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
+                     potential: { toTargets($0) }, stop: { $0 > best * stretch },
+                     settle: { vertex, weight in
+                         for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
+                             best = weight + target.weight
+                             meeting = (vertex, target)
+                         }
+                     })
+        guard let meeting else { return nil }
+        var backward = SearchTree(vertexCount: graph.vertexCount)
+        let fromOrigins = potential(from: ends.origins)
+        backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
+                      potential: { fromOrigins($0) }, stop: { $0 > best * stretch })
+        return (forward, backward, best, meeting)
+    }
+
+    /// Via vertices worth examining, cheapest first: settled by both trees, within the stretch bound, and not sharing
+    /// more than allowed with the best route as the trees tell it — a tree path leaves the best route once, at the last
+    /// best-route vertex on it, so the shared part is the tree weight there (one pass over each tree, in settle order).
+    private func viaCandidates(_ forward: SearchTree, _ backward: SearchTree, best: Double, meetingVertex: Int) -> [Int] {
+        var onBest = [Bool](repeating: false, count: graph.vertexCount)
+        var vertex = meetingVertex
+        onBest[vertex] = true
+        while forward.parent[vertex] >= 0 {
+            vertex = SearchTree.otherEnd(graph, arc: forward.parent[vertex], from: vertex)
+            onBest[vertex] = true
+        }
+        func joins(_ tree: SearchTree) -> [Double] {
+            var join = [Double](repeating: 0, count: graph.vertexCount)
+            for settled in tree.order {
+                let v = Int(settled)
+                if onBest[v] { join[v] = tree.distance[v] } else if tree.parent[v] >= 0 { join[v] = join[SearchTree.otherEnd(graph, arc: tree.parent[v], from: v)] }
+            }
+            return join
+        }
+        let forwardJoin = joins(forward), backwardJoin = joins(backward)
+        let limit = best * alternativeRules.maximumStretch, sharing = best * alternativeRules.maximumSharing
+        var vias: [(weight: Double, vertex: Int)] = []
+        for settled in forward.order {
+            let v = Int(settled)
+            guard backward.settled[v], !onBest[v], forwardJoin[v] + backwardJoin[v] <= sharing else { continue }
+            let weight: Double = forward.distance[v] + backward.distance[v]
+            if weight <= limit { vias.append((weight, v)) }
+        }
+        vias.sort { ($0.weight, $0.vertex) < ($1.weight, $1.vertex) }
+        return vias.map(\.vertex)
+    }
+
+    /// The route through `via` along both trees, with its plateau; `nil` when it visits a vertex twice.
+    private func candidate(via: Int, forward: SearchTree, backward: SearchTree, ends: LegEnds, weights: RoadWeights) -> Candidate? {
+        let (prefix, originVertex) = forward.arcs(graph, to: via, backwards: false)
+        let (suffix, targetVertex) = backward.arcs(graph, to: via, backwards: true)
+        guard let origin = ends.origins.first(where: { $0.vertex == originVertex }),
+              let target = ends.targets.first(where: { $0.vertex == targetVertex }) else { return nil }
+        // Vertices along the route, and the plateau: prefix arcs that are also backward-tree arcs, suffix arcs that are
+        // also forward-tree arcs, contiguous around the via vertex.
+        var prefixVertices = [via]
+        for arc in prefix.reversed() { prefixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: prefixVertices.last!)) }
+        var suffixVertices = [via]
+        for arc in suffix { suffixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: suffixVertices.last!)) }
+        guard Set(prefixVertices).count + Set(suffixVertices).count == prefixVertices.count + suffixVertices.count,
+              Set(prefixVertices).intersection(suffixVertices) == [via] else { return nil }
+        var plateau = 0.0, plateauVertices = [via]
+        for (index, arc) in prefix.reversed().enumerated() {
+            let from = prefixVertices[index + 1]
+            guard backward.settled[from], backward.parent[from] == arc else { break }
+            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateauVertices.append(from)
+        }
+        for (index, arc) in suffix.enumerated() {
+            let to = suffixVertices[index + 1]
+            guard forward.settled[to], forward.parent[to] == arc else { break }
+            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateauVertices.append(to)
+        }
+        let arcs = (prefix + suffix).map { RoutePiece(graph: graph, weights: weights, arc: $0) }
+        let pieces = [origin.piece].compactMap { $0 } + arcs + [target.piece].compactMap { $0 }
+        return Candidate(pieces: pieces, weight: pieces.reduce(0) { $0 + $1.weight }, plateau: plateau, plateauVertices: plateauVertices,
+                         vertices: prefixVertices.reversed() + suffixVertices.dropFirst(), arcWeights: arcs.map(\.weight),
+                         viaIndex: prefix.count)
+    }
+
+    /// The T-test (Abraham et al.) at vertex granularity: x, the earliest vertex at most `window` before the via
+    /// vertex, and y, the last at most `window` after it; the route between them must be a shortest path. The parts
+    /// before and after the via vertex are shortest-path tree paths, so then every stretch of the route between two
+    /// vertices lighter than `window` is a shortest path.
+    private func locallyOptimal(_ candidate: Candidate, window: Double, weights: RoadWeights) -> Bool {
+        var x = candidate.viaIndex, y = candidate.viaIndex, before = 0.0, after = 0.0
+        while x > 0, before + candidate.arcWeights[x - 1] <= window { x -= 1; before += candidate.arcWeights[x] }
+        while y < candidate.vertices.count - 1, after + candidate.arcWeights[y] <= window { after += candidate.arcWeights[y]; y += 1 }
+        guard x < candidate.viaIndex, y > candidate.viaIndex else { return true }  // no stretch crosses the via vertex
+        let along = before + after
+        let target = candidate.vertices[y]
+        var shortest = Double.infinity
+        var tree = SearchTree(vertexCount: graph.vertexCount)
+        let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)])
+        tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: { toTarget($0) },
+                  stop: { $0 >= shortest || $0 > along * (1 + 1e-12) }, settle: { vertex, weight in if vertex == target { shortest = weight } })
+        return shortest >= along * (1 - 1e-12)
+    }
+
+    /// The weight of `route` on the same edges, in the same direction, as `other` (pieces of one edge: the lighter).
+    func shared(_ route: [RoutePiece], _ other: [RoutePiece]) -> Double {
+        var others: [Int: Double] = [:]
+        for piece in other { others[piece.key, default: 0] += piece.weight }
+        return route.reduce(0) { total, piece in total + min(piece.weight, others[piece.key] ?? 0) }
+    }
+}

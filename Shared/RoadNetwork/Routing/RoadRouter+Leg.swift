@@ -1,0 +1,93 @@
+/// A vertex a search starts from (or ends at), its weight from the snapped point (to it), and the piece of edge
+/// between them (`nil` when the point is the vertex itself).
+struct Seed {
+    var vertex: Int
+    var weight: Double
+    var piece: RoutePiece?
+}
+
+/// Where one leg can leave its origin and reach its destination.
+struct LegEnds {
+    /// The origin's edge's ends reachable from the snapped point.
+    var origins: [Seed]
+    /// The destination's edge's ends from which the snapped point is reachable.
+    var targets: [Seed]
+    /// The piece straight along one edge when origin and destination share it and its direction allows.
+    var direct: RoutePiece?
+}
+
+extension RoadRouter {
+    /// The seeds of a leg from snap `a` to snap `b`: part-way pieces from `a` to its edge's ends and from `b`'s
+    /// edge's ends to `b`, under `weights`, and the direct piece when both are on one edge.
+    func legEnds(from a: SnapIndex.Snap, to b: SnapIndex.Snap, weights: RoadWeights) -> LegEnds {
+        func piece(_ edge: Int, _ from: Double, _ to: Double) -> RoutePiece? {
+            let weight = weights.pieceWeight(graph, edge: edge, from: from, to: to)
+            return weight.isFinite ? RoutePiece(edge: edge, from: from, to: to, weight: weight) : nil
+        }
+        var ends = LegEnds(origins: [], targets: [], direct: nil)
+        let lengthA = graph.edgeLengths[a.edge], lengthB = graph.edgeLengths[b.edge]
+        let offsetA = min(a.offset, lengthA), offsetB = min(b.offset, lengthB)
+        if let p = piece(a.edge, offsetA, lengthA) { ends.origins.append(Seed(vertex: Int(graph.edgeTargets[a.edge]), weight: p.weight, piece: p)) }
+        if let p = piece(a.edge, offsetA, 0) { ends.origins.append(Seed(vertex: Int(graph.edgeSources[a.edge]), weight: p.weight, piece: p)) }
+        if let p = piece(b.edge, 0, offsetB) { ends.targets.append(Seed(vertex: Int(graph.edgeSources[b.edge]), weight: p.weight, piece: p)) }
+        if let p = piece(b.edge, lengthB, offsetB) { ends.targets.append(Seed(vertex: Int(graph.edgeTargets[b.edge]), weight: p.weight, piece: p)) }
+        if a.edge == b.edge { ends.direct = piece(a.edge, offsetA, offsetB) }
+        return ends
+    }
+
+    /// The minimum-weight pieces of a leg (A* from the origin's seeds towards the targets' seeds), `nil` when none,
+    /// and how many vertices the search settled (its work, for tests and benchmarks).
+    func bestLeg(_ ends: LegEnds, weights: RoadWeights) -> (pieces: [RoutePiece]?, settled: Int) {
+        var best = ends.direct?.weight ?? .infinity
+        var meeting: (vertex: Int, target: Seed)?
+        var tree = SearchTree(vertexCount: graph.vertexCount)
+        let toTargets = potential(towards: ends.targets)
+        tree.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
+                  potential: { toTargets($0) }, stop: { $0 >= best },
+                  settle: { vertex, weight in
+                      for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
+                          best = weight + target.weight
+                          meeting = (vertex, target)
+                      }
+                  })
+        if let meeting { return (pieces(forward: tree, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights), tree.order.count) }
+        return (ends.direct.map { [$0] }, tree.order.count)
+    }
+
+    /// The pieces of the route through the forward tree from an origin seed to `vertex`, then `target`'s piece.
+    func pieces(forward tree: SearchTree, via vertex: Int, target: Seed, ends: LegEnds, weights: RoadWeights) -> [RoutePiece] {
+        let (arcs, seed) = tree.arcs(graph, to: vertex, backwards: false)
+        let start = ends.origins.first { $0.vertex == seed }?.piece
+        return [start].compactMap { $0 } + arcs.map { RoutePiece(graph: graph, weights: weights, arc: $0) } + [target.piece].compactMap { $0 }
+    }
+
+    /// A consistent lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight), memoised
+    /// per vertex: the A* potential of a forward search.
+    func potential(towards seeds: [Seed]) -> (Int) -> Double {
+        potential(seeds) { vertex, seed in landmarks.lowerBound(from: vertex, to: seed) }
+    }
+
+    /// The same from the nearest of `seeds` to a vertex: the potential of a backward search.
+    func potential(from seeds: [Seed]) -> (Int) -> Double {
+        potential(seeds) { vertex, seed in landmarks.lowerBound(from: seed, to: vertex) }
+    }
+
+    private func potential(_ seeds: [Seed], bound: @escaping (Int, Int) -> Double) -> (Int) -> Double {
+        guard landmarks.count > 0 else { return { _ in 0 } }
+        let cache = PotentialCache(count: graph.vertexCount)
+        return { vertex in
+            let known = cache.values[vertex]
+            if !known.isNaN { return known }
+            let value = seeds.reduce(Double.infinity) { min($0, bound(vertex, $1.vertex) + $1.weight) }
+            cache.values[vertex] = value
+            return value
+        }
+    }
+}
+
+/// Memoised potentials of one search, NaN where not yet computed (a class only so the closure that fills it stays a
+/// plain function value; it never leaves the query that made it).
+private final class PotentialCache {
+    var values: [Double]
+    init(count: Int) { values = [Double](repeating: .nan, count: count) }
+}

@@ -1,0 +1,114 @@
+import Geo
+
+/// Routes between coordinates on a ``RoadGraph``: snapping, part-way starts and ends, via points, alternatives, and
+/// the exact minimum-weight route under the profile plus a ``CostOverlay``, found by A* with landmark lower bounds
+/// (ALT), which stays exact under every overlay (`docs/road-network.md`, "Routes").
+///
+/// Build one per graph (it computes the landmarks: a few Dijkstra searches) and share it; it is an immutable value,
+/// safe from any task. Overlays are resolved once into ``RoadWeights`` (``weights(for:)``) and passed per query, so a
+/// service swaps conditions by replacing one value.
+public struct RoadRouter: Sendable {
+    /// The graph routed on.
+    public let graph: RoadGraph
+    /// The snapping index points are snapped with.
+    public let snapIndex: SnapIndex
+    /// The profile's own weights (the empty overlay).
+    public let baseWeights: RoadWeights
+    let landmarks: Landmarks
+    let locator: SegmentLocator
+    /// The graph's ``RoadGraph/fingerprint``, computed once.
+    let fingerprint: Int
+    /// The rules alternatives must pass.
+    public let alternativeRules: AlternativeRules
+
+    /// The most via points a request may have. Each leg is a search of its own; 25 covers any ride a person plans by
+    /// hand (Google Maps allows 9 stops on the web, 25 through its API) and bounds a request's work.
+    public static let maximumViaPoints = 25
+    /// Landmarks by default: 16 is the usual ALT choice for city networks (Goldberg & Harrelson found returns to
+    /// diminish past 16); they cost 2 × 16 × 8 bytes per vertex.
+    public static let defaultLandmarkCount = 16
+
+    /// A router over `graph` with `landmarkCount` landmarks (0: plain Dijkstra, for comparison).
+    public init(graph: RoadGraph, landmarkCount: Int = RoadRouter.defaultLandmarkCount, alternativeRules: AlternativeRules = AlternativeRules()) {
+        self.graph = graph
+        snapIndex = SnapIndex(graph: graph)
+        baseWeights = RoadWeights(graph: graph)
+        landmarks = Landmarks(graph: graph, weights: baseWeights, count: max(0, landmarkCount))
+        locator = SegmentLocator(graph: graph)
+        fingerprint = graph.fingerprint
+        self.alternativeRules = alternativeRules
+    }
+
+    /// The graph's weights under `overlay`: a copy of the weight arrays with the overlay's segments adjusted (the
+    /// base weights themselves, no copy, for an empty overlay). Resolve once per overlay, reuse for every query.
+    public func weights(for overlay: CostOverlay) -> RoadWeights {
+        overlay.isEmpty ? baseWeights : RoadWeights(graph: graph, overlay: overlay, locator: locator)
+    }
+
+    /// The best route for `request` under `weights` (the base weights when `nil`), then up to `request.alternatives`
+    /// alternatives; ``RouteResult/noRoute(leg:)`` when a leg joins parts that do not connect.
+    public func route(_ request: RouteRequest, weights: RoadWeights? = nil) throws(RouteError) -> RouteResult {
+        let weights = weights ?? baseWeights
+        let snaps = try validate(request, weights: weights)
+        if request.via.isEmpty, request.alternatives > 0 {
+            let ends = legEnds(from: snaps[0], to: snaps[1], weights: weights)
+            let routes = alternativeLegs(ends, weights: weights, count: request.alternatives)
+            return routes.isEmpty ? .noRoute(leg: 0) : .routes(routes.map(graph.route(of:)))
+        }
+        var pieces: [RoutePiece] = []
+        for leg in 0..<(snaps.count - 1) {
+            guard let legPieces = bestLeg(legEnds(from: snaps[leg], to: snaps[leg + 1], weights: weights), weights: weights).pieces else {
+                return .noRoute(leg: leg)
+            }
+            pieces += legPieces
+        }
+        return .routes([graph.route(of: pieces)])
+    }
+
+    /// The minimum-weight route between two vertices under `weights`; `nil` when there is none or a vertex is out of
+    /// range. The same search as ``route(_:weights:)``, for callers (and oracles) that work on vertices.
+    public func route(fromVertex source: Int, toVertex target: Int, weights: RoadWeights? = nil) -> RoadRoute? {
+        let weights = weights ?? baseWeights
+        guard (0..<graph.vertexCount).contains(source), (0..<graph.vertexCount).contains(target),
+              weights.graphFingerprint == fingerprint else { return nil }
+        return bestLeg(vertexEnds(source, target), weights: weights).pieces.map(graph.route(of:))
+    }
+
+    /// Vertices settled by the search between two vertices: the work the landmarks save (tests, benchmarks).
+    func searchEffort(fromVertex source: Int, toVertex target: Int) -> Int {
+        bestLeg(vertexEnds(source, target), weights: baseWeights).settled
+    }
+
+    private func vertexEnds(_ source: Int, _ target: Int) -> LegEnds {
+        LegEnds(origins: [Seed(vertex: source, weight: 0, piece: nil)], targets: [Seed(vertex: target, weight: 0, piece: nil)], direct: nil)
+    }
+
+    /// The snaps of the request's points, or the first problem with it.
+    private func validate(_ request: RouteRequest, weights: RoadWeights) throws(RouteError) -> [SnapIndex.Snap] {
+        guard weights.graphFingerprint == fingerprint else { throw .weightsForAnotherGraph }
+        guard request.via.count <= Self.maximumViaPoints else { throw .tooManyViaPoints(count: request.via.count, limit: Self.maximumViaPoints) }
+        guard (0...2).contains(request.alternatives) else { throw .invalidAlternativeCount(request.alternatives) }
+        guard request.snapRadius.isFinite, request.snapRadius > 0 else { throw .invalidSnapRadius(request.snapRadius) }
+        let points = request.points
+        for (index, point) in points.enumerated() {
+            do { _ = try Coordinate(latitude: point.latitude, longitude: point.longitude) } catch { throw .invalidCoordinate(index: index, reason: error) }
+        }
+        var snaps: [SnapIndex.Snap] = []
+        for (index, point) in points.enumerated() {
+            guard let snap = snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: request.snapRadius) else {
+                throw .noStreetNear(index: index)
+            }
+            snaps.append(snap)
+        }
+        for leg in 0..<(points.count - 1) {
+            let a = snaps[leg], b = snaps[leg + 1]
+            if points[leg] == points[leg + 1] || (a.edge == b.edge && abs(a.offset - b.offset) < Self.coincidenceMetres) {
+                throw .coincidentPoints(leg: leg)
+            }
+        }
+        return snaps
+    }
+
+    /// Snapped points closer than this along one edge are one point (a centimetre: below any GPS's precision).
+    static let coincidenceMetres = 0.01
+}
