@@ -37,13 +37,13 @@ struct StreamingTests {
                 continuation.yield(ByteBuffer(repeating: 1, count: Self.chunk))
                 // The rest is held back until the service has seen the first chunk: a gateway that collected the whole
                 // body first would never forward it, and the flag would not be set within the wait.
-                let streamed = try await eventually(timeout: .seconds(15)) { upstreamSawBytes.isSet }
+                let streamed = try await eventually(timeout: .seconds(60)) { upstreamSawBytes.isSet }
                 sentBeforeUpstreamSawBytes.withLock { $0 = streamed }
                 for _ in 1..<(Self.total / Self.chunk) { continuation.yield(ByteBuffer(repeating: 2, count: Self.chunk)) }
                 continuation.finish()
             }
             let answer = try await gateway.send(.POST, "/v1/media", headers: [("Content-Type", "application/octet-stream")],
-                                                body: .stream(body, length: .known(Int64(Self.total))))
+                                                body: .stream(body, length: .known(Int64(Self.total))), timeout: .seconds(120))
             try await producer.value
             #expect(sentBeforeUpstreamSawBytes.withLock { $0 }, "the service saw nothing before the client finished: the body was buffered")
             #expect(answer.status == 201)
@@ -59,7 +59,7 @@ struct StreamingTests {
             let (body, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
             Task {
                 continuation.yield(ByteBuffer(repeating: 1, count: Self.chunk))
-                if !(try await eventually(timeout: .seconds(15)) { clientSawBytes.isSet }) { waitedInVain.set() }
+                if !(try await eventually(timeout: .seconds(60)) { clientSawBytes.isSet }) { waitedInVain.set() }
                 for _ in 1..<(Self.total / Self.chunk) { continuation.yield(ByteBuffer(repeating: 2, count: Self.chunk)) }
                 continuation.finish()
             }
@@ -68,7 +68,7 @@ struct StreamingTests {
         }
         try await GatewayHarness.run(upstreams: ["tour-management": standIn]) { (gateway: GatewayHarness) async throws in
             let request = HTTPClientRequest(url: gateway.url("/v1/tours/7/bundle"))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "content-length") == "\(Self.total)")
             var bytes = 0

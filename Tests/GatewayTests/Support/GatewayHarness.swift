@@ -70,10 +70,11 @@ struct GatewayHarness: Sendable {
     /// The gateway's URL for `path`.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    /// Sends a request and collects the answer (up to 64 MiB).
+    /// Sends a request and collects the answer (up to 64 MiB). The deadline outlasts the harness's upstream timeout
+    /// (60 s): under the shared unit stage an 8 MiB upload once took longer than the former 20 s.
     func send(
         _ method: HTTPMethod = .GET, _ path: String, headers: [(String, String)] = [], body: HTTPClientRequest.Body? = nil,
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(90)
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: url(path))
         request.method = method
