@@ -73,7 +73,7 @@ public struct TourManagementServer: Sendable {
                                      now: now, logger: logger)
         let bundleQueue = readModels.bundleQueue
         let bundlePublisher = BundlePublisher(bundles: bundles, catalog: catalog, queue: stores.bundleQueue,
-                                              after: [bundleQueue, discovery], logger: logger)
+                                              queueProjection: bundleQueue, discovery: discovery, logger: logger)
         let maintenance = TourMaintenance(authoring: authoring, reads: reads, index: index, catalog: catalog, after: guideTours,
                                           countedFrom: [guideTours, discovery], logger: logger)
         let (guideAccounts, guideProfiles) = try GuideProfiles.make(storage: storage, accounts: stores.guideAccounts, authURL: configuration.authURL,

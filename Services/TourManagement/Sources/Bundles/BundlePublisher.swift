@@ -52,29 +52,34 @@ public struct PostgresBundleQueueProjection: PostgresProjection {
 }
 
 /// Builds the bundle of every newly published revision shortly after publication (version increments), so the first
-/// download does not wait for it. Works through `bundle_queue` once the discovery and queue read models are live; a row
-/// leaves the queue when its revision has a bundle (or the tour is no longer listed).
+/// download does not wait for it. Works through `bundle_queue` once the queue and discovery read models are live; a row
+/// leaves the queue when its revision has a bundle, or when the tour is no longer listed — which is only concluded once
+/// discovery has applied every event the queue had (the two read models follow the log independently, and a
+/// publication the queue has seen but discovery not yet is not an unlisted tour: dropping its row then lost the bundle
+/// under load).
 public struct BundlePublisher: Service {
     let bundles: OfflineBundles
     let catalog: TourCatalog
     let queue: any BundleQueueStore
-    let projections: [any ProjectionRunning]
+    let queueProjection: any ProjectionRunning
+    let discovery: any ProjectionRunning
     let interval: Duration
     let logger: Logger
 
-    public init(bundles: OfflineBundles, catalog: TourCatalog, queue: any BundleQueueStore,
-                after projections: [any ProjectionRunning], interval: Duration = .milliseconds(250), logger: Logger) {
+    public init(bundles: OfflineBundles, catalog: TourCatalog, queue: any BundleQueueStore, queueProjection: any ProjectionRunning,
+                discovery: any ProjectionRunning, interval: Duration = .milliseconds(250), logger: Logger) {
         self.bundles = bundles
         self.catalog = catalog
         self.queue = queue
-        self.projections = projections
+        self.queueProjection = queueProjection
+        self.discovery = discovery
         self.interval = interval
         self.logger = logger
     }
 
     /// Drains the queue every `interval` (the first time as soon as the read models are live) until graceful shutdown.
     public func run() async throws {
-        try await PeriodicWorker("bundle publishing", every: interval, after: projections, logger: logger) {
+        try await PeriodicWorker("bundle publishing", every: interval, after: [queueProjection, discovery], logger: logger) {
             _ = try await drain()
         }.run()
     }
@@ -83,12 +88,16 @@ public struct BundlePublisher: Service {
     @discardableResult
     public func drain() async throws -> Int {
         var done = 0
-        for (tourId, revision) in try await queue.queued() {
-            if let tour = try await catalog.tour(tourId), tour.revision >= revision {
+        let rows = try await queue.queued()
+        // Read after the rows: every event behind them is at or below the queue's position now.
+        let discoverySawQueue = discovery.status.position >= queueProjection.status.position
+        for (tourId, revision) in rows {
+            if let tour = try await catalog.tour(tourId) {
+                guard tour.revision >= revision else { continue }  // discovery has not reached this revision yet
                 try await bundles.ensure(tour)
                 done += 1
-            } else if try await catalog.tour(tourId) != nil {
-                continue  // the discovery read model has not reached this revision yet
+            } else if !discoverySawQueue {
+                continue  // not in discovery: unlisted, or discovery has not applied the publication yet
             }
             try await queue.dequeue(tourId, revision: revision)
         }
