@@ -101,23 +101,35 @@ struct RoadsCommandTests {
         return seen.count
     }
 
-    @Test("route: the best path between the snapped vertices, through via points; disconnected points have no route")
+    @Test("route: the router's best path from point to point, through via points, with alternatives; disconnected points have no route")
     func route() throws {
         let path = try Self.squareFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let graph = try RoadGraphBuilder().build([path]).graph
-        let command = try Self.command(["roads", "route", "--from", "48.4001,15.6001", "--to", "48.4099,15.6099", path], as: RoadsRoute.self)
+        // From node 1 to node 3 exactly: the route is the vertex-to-vertex best path (the cycleway 1 → 5 → 3).
+        let command = try Self.command(["roads", "route", "--from", "48.4,15.6", "--to", "48.41,15.61", path], as: RoadsRoute.self)
         let answer = try command.route(on: graph)
         let route = try #require(answer.routes.first)
         let vertex = { (id: Int64) in try #require(graph.vertexNodeIDs.firstIndex(of: id)) }
         let best = try #require(ShortestPaths(graph: graph).path(from: try vertex(1), to: try vertex(3)))
-        #expect(route.weight == best.weight && route.distance == best.length)
-        #expect(route.edges.map(\.osmWayId) == [14] && route.edges[0].osmNodeIds == [1, 5, 3])
-        #expect(route.geometry?.coordinates.count == 3)
+        #expect(abs(route.weight - best.weight) <= 1e-9 * best.weight && abs(route.distance - best.length) <= 1e-6)
+        let travelled = route.edges.filter { $0.osmNodeIds.count > 1 }
+        #expect(travelled.map(\.osmWayId) == [14] && travelled.first?.osmNodeIds == [1, 5, 3])
+        #expect(route.geometry?.coordinates.first?.latitude == 48.4 && route.geometry?.coordinates.last?.latitude == 48.41)
+        // Part-way: a point just beside node 1 starts on the snapped edge, not at the vertex.
+        let beside = try Self.command(["roads", "route", "--from", "48.4001,15.6001", "--to", "48.41,15.61", path], as: RoadsRoute.self)
+            .route(on: graph)
+        #expect((beside.routes.first?.weight ?? 0) < best.weight)
 
-        let via = try Self.command(["roads", "route", "--from", "48.4001,15.6001", "--via", "48.4,15.61", "--to", "48.41,15.61", path],
+        let via = try Self.command(["roads", "route", "--from", "48.4,15.6", "--via", "48.4,15.61", "--to", "48.41,15.61", path],
                                    as: RoadsRoute.self).route(on: graph)
-        #expect(via.routes.first?.edges.map(\.osmWayId) == [10, 11])
+        #expect(via.routes.count == 1)
+        #expect(via.routes.first?.edges.filter { $0.osmNodeIds.count > 1 }.map(\.osmWayId) == [10, 11])
+        let alternatives = try Self.command(["roads", "route", "--from", "48.4,15.6", "--to", "48.41,15.61", "--alternatives", "2", path],
+                                            as: RoadsRoute.self).route(on: graph)
+        #expect(alternatives.routes.first?.weight == route.weight)
+        #expect((1...3).contains(alternatives.routes.count))
+        #expect(alternatives.routes.dropFirst().allSatisfy { $0.weight >= route.weight })
         let apart = try Self.command(["roads", "route", "--from", "48.4,15.6", "--to", "48.5,15.705", path], as: RoadsRoute.self)
             .route(on: graph)
         #expect(apart.routes.isEmpty && apart.noRoute != nil)

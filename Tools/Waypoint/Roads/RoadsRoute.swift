@@ -3,10 +3,9 @@ import Foundation
 import Geo
 import RoadNetwork
 
-/// `waypoint roads route --from LAT,LNG --to LAT,LNG [--via LAT,LNG …] [--alternatives N] EXTRACT…`: the best route as
-/// JSON. For now each point snaps to the nearest end vertex of its nearest usable edge and legs are ``ShortestPaths``
-/// between those vertices; at the merge with the router of issue 18 (part-way starts, alternatives) this file's
-/// ``route(on:)`` switches to it — the command line and the output shape stay.
+/// `waypoint roads route --from LAT,LNG --to LAT,LNG [--via LAT,LNG …] [--alternatives N] EXTRACT…`: the best route and up
+/// to N alternatives as JSON, from ``RoadRouter`` — starting and ending part-way along the snapped edges, A* with
+/// landmarks, alternatives under ``AlternativeRules`` (none with via points).
 struct RoadsRoute: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "route", abstract: "Print the best bike route between coordinates as JSON (distance, duration, weight, OSM nodes).")
@@ -14,13 +13,13 @@ struct RoadsRoute: ParsableCommand {
     @Option(help: "Start, as LAT,LNG in degrees.") var from: RouteCoordinate
     @Option(help: "Destination, as LAT,LNG in degrees.") var to: RouteCoordinate
     @Option(help: "A point to pass through, LAT,LNG; repeat for several, in order (at most 25).") var via: [RouteCoordinate] = []
-    @Option(help: "Alternatives wanted besides the best route, 0–3 (not yet computed: the router comes with issue 18).")
+    @Option(help: "Alternatives wanted besides the best route, 0–3 (only without --via; fewer when none passes the rules).")
     var alternatives = 0
     @Option(help: "Snap radius in metres: a point farther than this from every usable way has no route.") var radius = 500.0
     @OptionGroup var network: RoadExtractOptions
 
     /// At most this many via points.
-    static let maximumVias = 25
+    static let maximumVias = RoadRouter.maximumViaPoints
 
     func validate() throws {
         guard via.count <= Self.maximumVias else { throw ValidationError("at most \(Self.maximumVias) --via points") }
@@ -60,43 +59,47 @@ struct RoadsRoute: ParsableCommand {
         String(decoding: try JSONEncoder.roads.encode(try route(on: network.load().graph)), as: UTF8.self) + "\n"
     }
 
-    /// The best route through the points on `graph`.
+    /// The best route through the points on `graph`, and its alternatives.
     func route(on graph: RoadGraph) throws -> Answer {
-        let snaps = SnapIndex(graph: graph)
-        let points = [(name: "--from", point: from)] + via.map { (name: "--via", point: $0) } + [(name: "--to", point: to)]
-        let vertices = try points.map { named in
-            guard let snap = snaps.nearest(latitude: named.point.latitude, longitude: named.point.longitude, radius: radius) else {
-                throw RoadsCommandError("no street within \(radius) m of \(named.name) \(named.point)")
-            }
-            let source = Int(graph.edgeSources[snap.edge]), target = Int(graph.edgeTargets[snap.edge])
-            return snap.offset <= graph.edgeLengths[snap.edge] / 2 ? source : target
+        let points = [from] + via + [to]
+        let request = RouteRequest(origin: RoadPoint(latitude: from.latitude, longitude: from.longitude),
+                                   destination: RoadPoint(latitude: to.latitude, longitude: to.longitude),
+                                   via: via.map { RoadPoint(latitude: $0.latitude, longitude: $0.longitude) },
+                                   alternatives: alternatives, snapRadius: radius)
+        let result: RouteResult
+        do {
+            result = try RoadRouter(graph: graph).route(request)
+        } catch {
+            throw RoadsCommandError(Self.message(for: error, points: points, radius: radius))
         }
-        let search = ShortestPaths(graph: graph)
-        var arcs: [RoadGraph.Arc] = [], weight = 0.0
-        for (start, end) in zip(vertices, vertices.dropFirst()) {
-            guard let leg = search.path(from: start, to: end) else {
-                return Answer(routes: [], noRoute: "the points lie on parts of the network that do not connect")
-            }
-            arcs += leg.arcs
-            weight += leg.weight
+        switch result {
+        case .noRoute(let leg):
+            return Answer(routes: [], noRoute: "no route from \(points[leg]) to \(points[leg + 1]): they lie on parts of the network that do not connect")
+        case .routes(let routes):
+            return Answer(routes: routes.map(Self.describe), noRoute: nil)
         }
-        return Answer(routes: [Self.describe(arcs, weight: weight, on: graph)], noRoute: nil)
     }
 
-    /// The route along `arcs` (in travel order): totals, per-edge OSM nodes and the joined geometry.
-    static func describe(_ arcs: [RoadGraph.Arc], weight: Double, on graph: RoadGraph) -> Answer.Route {
-        var distance = 0.0, duration = 0.0
-        var edges: [Answer.RouteEdge] = [], positions: [Position] = []
-        for arc in arcs {
-            let way = graph.ways[Int(graph.edgeWays[arc.edge])]
-            distance += graph.edgeLengths[arc.edge]
-            duration += graph.edgeLengths[arc.edge] * way.use.secondsPerMetre
-            let nodes = Array(graph.shapeNodes(of: arc.edge)), shape = graph.shape(of: arc.edge)
-            edges.append(Answer.RouteEdge(osmWayId: way.osmID, osmNodeIds: arc.reversed ? nodes.reversed() : nodes))
-            let travelled = (arc.reversed ? shape.reversed() : shape).dropFirst(positions.isEmpty ? 0 : 1)
-            positions += travelled.compactMap { try? Position(longitude: $0.longitude, latitude: $0.latitude) }
+    /// What the operator reads for a refused request (the option names as typed).
+    static func message(for error: RouteError, points: [RouteCoordinate], radius: Double) -> String {
+        func name(_ index: Int) -> String { index == 0 ? "--from" : index == points.count - 1 ? "--to" : "--via" }
+        switch error {
+        case .noStreetNear(let index): return "no street within \(radius) m of \(name(index)) \(points[index])"
+        case .invalidCoordinate(let index, let reason): return "\(name(index)) \(points[index]) is not a coordinate: \(reason)"
+        case .coincidentPoints(let leg): return "\(name(leg)) and \(name(leg + 1)) are the same point"
+        case .tooManyViaPoints(_, let limit): return "at most \(limit) --via points"
+        case .invalidAlternativeCount: return "--alternatives must be 0 to 3"
+        case .invalidSnapRadius: return "--radius must be in (0, 10000] metres"
+        case .weightsForAnotherGraph: return "internal error: weights of another graph"
         }
-        return Answer.Route(distance: distance, duration: duration, weight: weight, edges: edges, geometry: try? LineString(positions))
+    }
+
+    /// One route as printed: totals, the OSM nodes of each edge piece in travel order, the geometry.
+    static func describe(_ route: RoadRoute) -> Answer.Route {
+        let positions = route.geometry.compactMap { try? Position(longitude: $0.longitude, latitude: $0.latitude) }
+        return Answer.Route(distance: route.distance, duration: route.duration, weight: route.weight,
+                            edges: route.segments.map { Answer.RouteEdge(osmWayId: $0.wayID, osmNodeIds: $0.nodeIDs) },
+                            geometry: try? LineString(positions))
     }
 }
 
