@@ -4,11 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed): connecting to it is refused at once.
+/// A TCP port on 127.0.0.1 that nothing listens on (bound for the rest of the process, never listening): connecting to it
+/// is refused at once, and no server can be given it.
 public func closedPort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw TestSetupError("socket() failed") }
-    defer { close(descriptor) }
+    // The socket stays bound and never listens, for the rest of the test process: a connection is refused, and no
+    // other server of the parallel suites can be given the port (closing it let one take it once, and the "closed"
+    // port answered 200).
+    var keep = false
+    defer { if !keep { close(descriptor) } }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -20,5 +25,6 @@ public func closedPort() throws -> Int {
         }
     }
     guard bound else { throw TestSetupError("bind() failed") }
+    keep = true
     return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -6,10 +6,11 @@ import Testing
 
 @Suite("auth: single sign-on with OpenID Connect ID tokens")
 struct SSOTests {
-    static func idToken(_ key: TestSigningKey, issuer: String = "https://accounts.google.com", audience: String = "waypoint-web",
+    /// An ID token signed by `key`, issued at `now` — the harness clock's time in tests against auth, whose verifier
+    /// reads that clock (a wall-clock `iat` drifted past the 60 s leeway when the unit stage ran slowly).
+    static func idToken(_ key: TestSigningKey, issuedAt now: Date = Date(), issuer: String = "https://accounts.google.com", audience: String = "waypoint-web",
                         subject: String, email: String?, verified: Bool = true, name: String? = nil,
                         expiresIn: TimeInterval = 600) async throws -> String {
-        let now = Date()
         return try await key.sign(payload: IDTokenClaims(
             iss: issuer, aud: [audience], sub: subject, iat: now, exp: now.addingTimeInterval(expiresIn), email: email,
             emailVerified: .bool(verified), name: name))
@@ -32,14 +33,14 @@ struct SSOTests {
                     let roleField = role.map { #","role":"\#($0)""# } ?? ""
                     return try await client.post("/v1/auth/sso/google", #"{"idToken":"\#(token)","deviceId":"pixel"\#(roleField)}"#)
                 }
-                let token = try await Self.idToken(providerKey, subject: "google-sub-1", email: "Hiker.One@Example.com", name: "Hiker One")
+                let token = try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "google-sub-1", email: "Hiker.One@Example.com", name: "Hiker One")
                 let first = try await signIn(token, role: "guide")
                 #expect(first.status == 201)
                 #expect(first.json["created"] as? Bool == true)
                 let user = try #require(first.json["user"] as? [String: Any])
                 #expect(user["role"] as? String == "guide")
                 #expect(user["username"] as? String == "HikerOne")
-                let again = try await signIn(try await Self.idToken(providerKey, subject: "google-sub-1", email: "other@example.com"))
+                let again = try await signIn(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "google-sub-1", email: "other@example.com"))
                 #expect(again.status == 200)
                 #expect((again.json["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
                 #expect(try await client.refresh(try #require(again["refreshToken"]), device: "pixel").status == 200)
@@ -48,10 +49,10 @@ struct SSOTests {
 
                 // An existing password account with the same verified email gets linked, not duplicated.
                 let existing = try await client.register("walker9", "walker9@example.com")
-                let linked = try await signIn(try await Self.idToken(providerKey, subject: "google-sub-9", email: "walker9@example.com"))
+                let linked = try await signIn(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "google-sub-9", email: "walker9@example.com"))
                 #expect(linked.status == 200)
                 #expect((linked.json["user"] as? [String: Any])?["id"] as? String == existing["id"])
-                let unverified = try await signIn(try await Self.idToken(providerKey, subject: "google-sub-10", email: "new10@example.com", verified: false))
+                let unverified = try await signIn(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "google-sub-10", email: "new10@example.com", verified: false))
                 #expect(unverified.status == 422)
                 #expect(server.directory.user(email: "new10@example.com") == nil)
             }
@@ -90,12 +91,12 @@ struct SSOTests {
                 func status(_ token: String, provider: String = "google") async throws -> Int {
                     try await client.post("/v1/auth/sso/\(provider)", #"{"idToken":"\#(token)","deviceId":"pixel"}"#).status
                 }
-                #expect(try await status(try await Self.idToken(providerKey, audience: "someone-else", subject: "s", email: "a@example.com")) == 401)
-                #expect(try await status(try await Self.idToken(providerKey, issuer: "https://evil.example", subject: "s", email: "a@example.com")) == 401)
-                #expect(try await status(try await Self.idToken(stranger, subject: "s", email: "a@example.com")) == 401)
-                #expect(try await status(try await Self.idToken(providerKey, subject: "s", email: "a@example.com", expiresIn: -600)) == 401)
+                #expect(try await status(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), audience: "someone-else", subject: "s", email: "a@example.com")) == 401)
+                #expect(try await status(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), issuer: "https://evil.example", subject: "s", email: "a@example.com")) == 401)
+                #expect(try await status(try await Self.idToken(stranger, issuedAt: harness.clock.now(), subject: "s", email: "a@example.com")) == 401)
+                #expect(try await status(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "s", email: "a@example.com", expiresIn: -600)) == 401)
                 #expect(try await status("not.a.token") == 401)
-                #expect(try await status(try await Self.idToken(providerKey, subject: "s", email: "a@example.com"), provider: "apple") == 404)
+                #expect(try await status(try await Self.idToken(providerKey, issuedAt: harness.clock.now(), subject: "s", email: "a@example.com"), provider: "apple") == 404)
             }
         }
     }
