@@ -25,14 +25,7 @@ struct PGRoutingOracleTests {
     static func check(_ extract: String) async throws {
         let graph = try RoadGraphBuilder().build([extract]).graph
         var generator = SystemRandomNumberGenerator()
-        let pairs = (0..<origins).flatMap { _ in
-            let origin = Int.random(in: 0..<graph.vertexCount, using: &generator)
-            return (0..<destinationsPerOrigin).map { _ -> (Int, Int) in
-                var destination = origin
-                while destination == origin { destination = Int.random(in: 0..<graph.vertexCount, using: &generator) }
-                return (origin, destination)
-            }
-        }
+        let pairs = randomPairs(graph, using: &generator)
         let theirs = try await pgRoutingCosts(graph: graph, pairs: pairs)
         var ours: [Int: [Double]] = [:]
         let search = ShortestPaths(graph: graph)
@@ -59,6 +52,18 @@ struct PGRoutingOracleTests {
             + "a route on both sides, worst relative difference \(worst)")
         #expect(pairs.count == origins * destinationsPerOrigin)
         #expect(routed + unrouted == pairs.count && routed > pairs.count / 2)
+    }
+
+    /// ``origins`` random origins and ``destinationsPerOrigin`` random other vertices for each (vertex indexes).
+    static func randomPairs(_ graph: RoadGraph, using generator: inout some RandomNumberGenerator) -> [(Int, Int)] {
+        (0..<origins).flatMap { _ in
+            let origin = Int.random(in: 0..<graph.vertexCount, using: &generator)
+            return (0..<destinationsPerOrigin).map { _ -> (Int, Int) in
+                var destination = origin
+                while destination == origin { destination = Int.random(in: 0..<graph.vertexCount, using: &generator) }
+                return (origin, destination)
+            }
+        }
     }
 
     struct PairKey: Hashable, CustomStringConvertible {
