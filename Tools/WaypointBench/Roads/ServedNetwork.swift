@@ -12,31 +12,31 @@ struct ServedNetwork {
     var routerSeconds: Double
     /// The router's build time in milliseconds.
     var routerMilliseconds: Double { routerSeconds * 1_000 }
-    /// Resident memory the graph, router and street index add (MiB): RSS after minus RSS before, each read after
-    /// `malloc_trim` (``ResidentMemory``), so freed import garbage does not count.
+    /// Memory the graph, router and street index add (MiB): the growth of the heap's live bytes (``MemoryInUse``).
     var memoryMebibytes: Double
 
     /// Gets the graph from `graph`, builds the router (and the street index `withStreets`), and measures both.
     static func measure(name: String, logger: Logger, withStreets: Bool, graph: () throws -> RoadGraph) throws -> ServedNetwork {
         let clock = ContinuousClock()
-        let before = ResidentMemory.trimmedMebibytes()
+        let before = MemoryInUse.Reading.now()
         let start = clock.now
         let loaded = try graph()
         let graphDone = clock.now
         let router = RoadRouter(graph: loaded)
         let routerDone = clock.now
-        let withRouter = ResidentMemory.trimmedMebibytes()
+        let withRouter = MemoryInUse.Reading.now()
         let streets = withStreets ? StreetIndex(graph: loaded) : nil
         let streetsDone = clock.now
-        let after = withStreets ? ResidentMemory.trimmedMebibytes() : withRouter
+        let after = withStreets ? MemoryInUse.Reading.now() : withRouter
         let network = ServedNetwork(router: router, streets: streets, graphSeconds: (graphDone - start).seconds,
-                                    routerSeconds: (routerDone - graphDone).seconds, memoryMebibytes: after - before)
-        var line = "\(name): \(loaded.vertexCount) nodes, \(loaded.edgeCount) edges; graph in \(Self.format(network.graphSeconds)) s, "
-        line += "router (snap index, landmarks, segment locator) in \(Self.format(network.routerSeconds)) s"
-        if let streets { line += ", street index (\(streets.streets.count) streets) in \(Self.format((streetsDone - routerDone).seconds)) s" }
-        line += "; RSS +\(Self.format(withRouter - before)) MiB with the router"
-        if withStreets { line += ", +\(Self.format(after - withRouter)) MiB for the street index" }
-        line += " (graph arrays alone \(Self.format(Double(ResidentMemory.graphArrayBytes(loaded)) / 1_048_576)) MiB)"
+                                    routerSeconds: (routerDone - graphDone).seconds, memoryMebibytes: after.mebibytes(since: before))
+        var line = "\(name): \(loaded.vertexCount) nodes, \(loaded.edgeCount) edges; graph in \(format(network.graphSeconds)) s, "
+        line += "router (snap index, landmarks, segment locator) in \(format(network.routerSeconds)) s"
+        if let streets { line += ", street index (\(streets.streets.count) streets) in \(format((streetsDone - routerDone).seconds)) s" }
+        line += "; heap +\(format(withRouter.mebibytes(since: before))) MiB with the router"
+        if withStreets { line += ", +\(format(after.mebibytes(since: withRouter))) MiB for the street index" }
+        line += " (graph arrays alone \(format(Double(MemoryInUse.graphArrayBytes(loaded)) / 1_048_576)) MiB;"
+        line += " RSS after malloc_trim +\(format(after.residentMebibytes - before.residentMebibytes)) MiB)"
         logger.info("\(line)")
         return network
     }
