@@ -38,6 +38,7 @@ struct CityBench {
         logger.info("\(name) best route: \(best)")
         let withAlternatives = RouteTimings.measure(router, pairs: drawn.pairs, alternatives: 2)
         logger.info("\(name) best + up to 2 alternatives: \(withAlternatives); \(withAlternatives.withAlternatives) with an alternative")
+        explainNoRoutes(router, pairs: drawn.pairs, indexes: withAlternatives.noRoutePairs)
         let snap = timeSnaps(router)
         let prefix = timePrefixes(network.streets ?? StreetIndex(graph: router.graph))
         logger.info("\(name) street prefix: \(prefix)")
@@ -82,6 +83,25 @@ struct CityBench {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         logger.info("\(name) cache (\(bytes / 1_024) KiB) loads: \(runs.map { String(format: "%.2f", $0) }.joined(separator: ", ")) ms")
         return Self.median(runs)
+    }
+
+    /// Says on stderr why pairs had no route: how many have a point snapped onto a piece of the network outside its
+    /// largest weakly connected part (an island the extract's border or a gap in the data cut off); the others are
+    /// one-way traps or parts joined only against a one-way direction.
+    private func explainNoRoutes(_ router: RoadRouter, pairs: [(RoadPoint, RoadPoint)], indexes: [Int]) {
+        guard !indexes.isEmpty else { return }
+        let graph = router.graph
+        let (componentOf, sizes) = graph.weakComponents()
+        let largest = sizes.indices.max { sizes[$0] < sizes[$1] } ?? 0
+        func onIsland(_ point: RoadPoint) -> Bool {
+            guard let snap = router.snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: RoutePairs.snapRadius) else { return false }
+            return componentOf[Int(graph.edgeSources[snap.edge])] != largest
+        }
+        let islands = indexes.filter { onIsland(pairs[$0].0) || onIsland(pairs[$0].1) }.count
+        logger.info("""
+            \(name): \(indexes.count) pairs without a route — \(islands) with a point snapped outside the largest connected part \
+            (\(sizes[largest]) of \(graph.vertexCount) vertices, \(sizes.count) parts), \(indexes.count - islands) inside it (one-way traps)
+            """)
     }
 
     /// Snapping points within 100 m of the streets, each timed on its own.

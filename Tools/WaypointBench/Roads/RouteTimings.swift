@@ -7,6 +7,8 @@ struct RouteTimings: CustomStringConvertible {
     var routed = Latencies(resolution: 0.001)
     /// Requests answered `.noRoute` (disconnected parts, one-way traps): counted apart, not in ``routed``.
     var noRoute = Latencies(resolution: 0.001)
+    /// Indexes (in the pairs measured) of the requests answered `.noRoute`.
+    var noRoutePairs: [Int] = []
     /// Routed requests that returned at least one alternative.
     var withAlternatives = 0
     /// Requests refused with a ``RouteError`` (none expected: the pairs were snapped before), and the first one.
@@ -22,7 +24,7 @@ struct RouteTimings: CustomStringConvertible {
         for request in requests.prefix(warmUp) { _ = try? router.route(request) }
         var timings = RouteTimings()
         let clock = ContinuousClock()
-        for request in requests {
+        for (index, request) in requests.enumerated() {
             let start = clock.now
             let result: RouteResult
             do {
@@ -39,6 +41,7 @@ struct RouteTimings: CustomStringConvertible {
                 if routes.count > 1 { timings.withAlternatives += 1 }
             case .noRoute:
                 timings.noRoute.record(elapsed)
+                timings.noRoutePairs.append(index)
             }
         }
         return timings
