@@ -291,7 +291,7 @@ let package = Package(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
-                "TourManagement", "Analytics",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -463,6 +463,8 @@ let package = Package(
             ],
             path: "Tests/RoadNetworkTests"
         ),
+        // The benchmark's own helpers (the synthetic grid city); the benchmarks themselves are run, not tested.
+        .testTarget(name: "WaypointBenchTests", dependencies: ["WaypointBench", "RoadNetwork"], path: "Tests/WaypointBenchTests"),
         .testTarget(name: "ReferenceDataTests", dependencies: ["ReferenceData"], path: "Tests/ReferenceDataTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],
