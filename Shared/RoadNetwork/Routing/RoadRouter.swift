@@ -4,8 +4,9 @@ import Geo
 /// the exact minimum-weight route under the profile plus a ``CostOverlay``, found by A* with landmark lower bounds
 /// (ALT), which stays exact under every overlay (`docs/road-network.md`, "Routes").
 ///
-/// Build one per graph and share it (``init(graph:landmarkCount:alternativeRules:)`` computes the landmarks: 2
-/// Dijkstra searches per landmark). It is safe from any task: its state is immutable but for a pool of reusable
+/// Build one per graph and share it: from a ``LoadedRoadNetwork`` (``init(network:alternativeRules:)``, landmarks read
+/// from the compiled cache) or from a bare graph (``init(graph:landmarkCount:alternativeRules:)``, which computes them:
+/// 2 Dijkstra searches per landmark). It is safe from any task: its state is immutable but for a pool of reusable
 /// search workspaces (`SearchTreePool`). Overlays are resolved once into ``RoadWeights`` (``weights(for:)``) and passed
 /// per query, so a service swaps conditions by replacing one value.
 public struct RoadRouter: Sendable {
@@ -36,6 +37,11 @@ public struct RoadRouter: Sendable {
     /// ``RoadLandmarks/defaultCount(vertexCount:)`` gives; 0: plain Dijkstra, for comparison), computed here.
     public init(graph: RoadGraph, landmarkCount: Int? = nil, alternativeRules: AlternativeRules = AlternativeRules()) {
         self.init(graph: graph, landmarks: RoadLandmarks(graph: graph, count: landmarkCount), alternativeRules: alternativeRules)
+    }
+
+    /// A router over a loaded network, with the landmarks it was loaded with (from the compiled cache: no search runs).
+    public init(network: LoadedRoadNetwork, alternativeRules: AlternativeRules = AlternativeRules()) {
+        self.init(graph: network.graph, landmarks: network.landmarks, alternativeRules: alternativeRules)
     }
 
     /// A router over `graph` with landmarks computed for it (``RoadLandmarks/init(graph:count:)``); landmarks of
