@@ -6,32 +6,36 @@ import Foundation
 /// Layout (little-endian): the magic `WPROADGR`; ``formatVersion`` (`UInt32`); the profile version (`Int64`); the
 /// extracts' key (32 bytes, ``RoadNetworkLoader/extractsKey(of:)``); the payload's length (`UInt64`) and SHA-256 (32
 /// bytes); then the payload — the build report and every flat array of the graph as raw little-endian memory
-/// (``CacheByteWriter``), and the ways. A file whose magic, format version, profile version or key differ is stale; one
-/// whose length, checksum or structure do not hold is corrupt. Either is rebuilt, never trusted.
+/// (``CacheByteWriter``), the ways, and the graph's ``RoadLandmarks`` (so a start runs no landmark searches). A file
+/// whose magic, format version, profile version or key differ is stale; one whose length, checksum or structure do not
+/// hold is corrupt. Either is rebuilt, never trusted.
 public enum RoadGraphCacheFile {
-    /// Bumped whenever the layout changes.
-    public static let formatVersion: UInt32 = 1
+    /// Bumped whenever the layout changes (2: landmarks added).
+    public static let formatVersion: UInt32 = 2
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
 
-    /// The file's bytes for `graph`, built from the extracts whose key is `key` (32 bytes, a SHA-256; any other
-    /// length is hashed to 32 bytes, here and in ``decode(_:key:profile:)`` alike).
-    public static func encode(_ graph: RoadGraph, report: RoadGraphBuilder.Report, key: [UInt8]) -> [UInt8] {
+    /// The file's bytes for `graph` and its `landmarks` (computed here when `nil`; none for a graph whose arrays
+    /// disagree, which decoding refuses anyway), built from the extracts whose key is `key` (32 bytes, a SHA-256; any
+    /// other length is hashed to 32 bytes, here and in ``decode(_:key:profile:)`` alike).
+    public static func encode(_ graph: RoadGraph, report: RoadGraphBuilder.Report, key: [UInt8], landmarks: RoadLandmarks? = nil) -> [UInt8] {
         let key = normalized(key)
-        let payload = encodePayload(graph, report: report)
+        var payload = encodePayload(graph, report: report)
+        encode(landmarks ?? RoadLandmarks(graph: graph, count: graph.structuralProblem == nil ? nil : 0), into: &payload)
         var header = CacheByteWriter()
         for byte in magic { header.write(byte) }
         header.write(formatVersion)
         header.write(Int64(graph.profile.version))
         for byte in key { header.write(byte) }
-        header.write(UInt64(payload.count))
-        for byte in SHA256.hash(data: payload) { header.write(byte) }
-        return header.bytes + payload
+        header.write(UInt64(payload.bytes.count))
+        for byte in SHA256.hash(data: payload.bytes) { header.write(byte) }
+        return header.bytes + payload.bytes
     }
 
-    /// The graph in `bytes`, if they are a sound cache of the extracts with `key` under `profile`; otherwise why not.
+    /// The graph and its landmarks in `bytes`, if they are a sound cache of the extracts with `key` under `profile`;
+    /// otherwise why not.
     public static func decode(_ bytes: [UInt8], key: [UInt8], profile: BikeProfile)
-        -> Result<(graph: RoadGraph, report: RoadGraphBuilder.Report), RoadGraphCacheMiss> {
+        -> Result<(graph: RoadGraph, report: RoadGraphBuilder.Report, landmarks: RoadLandmarks), RoadGraphCacheMiss> {
         let key = normalized(key)
         guard bytes.count >= headerSize else { return .failure(.corrupt("\(bytes.count) bytes, shorter than the header")) }
         guard Array(bytes[0..<8]) == magic else { return .failure(.corrupt("not a road graph cache (magic)")) }
@@ -50,9 +54,12 @@ public enum RoadGraphCacheFile {
             guard Array(SHA256.hash(data: bytes[headerSize...])) == checksum else { return .failure(.corrupt("checksum mismatch")) }
             var payload = CacheByteReader(bytes, offset: headerSize)
             let decoded = try decodePayload(&payload, profile: profile)
+            let landmarks = try decodeLandmarks(&payload, graph: decoded.graph)
             guard payload.isAtEnd else { return .failure(.corrupt("bytes after the payload")) }
-            if let problem = decoded.graph.structuralProblem { return .failure(.corrupt(problem)) }
-            return .success(decoded)
+            if let problem = decoded.graph.structuralProblem ?? landmarks.problem(vertexCount: decoded.graph.vertexCount) {
+                return .failure(.corrupt(problem))
+            }
+            return .success((decoded.graph, decoded.report, landmarks))
         } catch {
             return .failure(.corrupt("payload ends early (byte \(error.offset))"))
         }
@@ -62,7 +69,7 @@ public enum RoadGraphCacheFile {
         key.count == 32 ? key : Array(SHA256.hash(data: key))
     }
 
-    private static func encodePayload(_ graph: RoadGraph, report: RoadGraphBuilder.Report) -> [UInt8] {
+    private static func encodePayload(_ graph: RoadGraph, report: RoadGraphBuilder.Report) -> CacheByteWriter {
         var out = CacheByteWriter()
         for count in [report.usableWays, report.missingNodeReferences, report.cycleNetworkWays] { out.write(Int64(count)) }
         out.write(array: graph.vertexLatitudes)
@@ -91,7 +98,19 @@ public enum RoadGraphCacheFile {
             out.write(string: way.use.wayClass)
             out.write(string: way.use.surface)
         }
-        return out.bytes
+        return out
+    }
+
+    /// The landmark block: vertices, units, then the rows of steps.
+    private static func encode(_ landmarks: RoadLandmarks, into out: inout CacheByteWriter) {
+        out.write(array: landmarks.vertices)
+        out.write(array: landmarks.units)
+        out.write(array: landmarks.steps)
+    }
+
+    private static func decodeLandmarks(_ input: inout CacheByteReader, graph: RoadGraph) throws(CacheByteReader.Truncated) -> RoadLandmarks {
+        let vertices = try input.readArray(of: Int32.self), units = try input.readArray(of: Double.self)
+        return RoadLandmarks(vertices: vertices, units: units, steps: try input.readArray(of: UInt16.self), graph: graph)
     }
 
     private static func decodePayload(_ input: inout CacheByteReader, profile: BikeProfile) throws(CacheByteReader.Truncated)

@@ -18,14 +18,24 @@ extension RoadRouter {
     /// route is the tree path s → v → t. Candidates that surely share too much with the best route are skipped
     /// unexamined; the others are examined by weight, then vertex.
     func alternativeLegs(_ ends: LegEnds, weights: RoadWeights, count: Int) -> [[RoutePiece]] {
+        trees.withTree { forward in
+            trees.withTree { backward in
+                alternativeLegs(ends, weights: weights, count: count, forward: forward, backward: backward)
+            }
+        }
+    }
+
+    private func alternativeLegs(_ ends: LegEnds, weights: RoadWeights, count: Int, forward: SearchTree, backward: SearchTree) -> [[RoutePiece]] {
         let rules = alternativeRules
-        guard let trees = growTrees(ends, weights: weights) else { return ends.direct.map { [[$0]] } ?? [] }
-        let (forward, backward, best) = (trees.forward, trees.backward, trees.best)
-        let bestPieces = pieces(forward: forward, via: trees.meeting.vertex, target: trees.meeting.target, ends: ends, weights: weights)
+        guard let grown = growTrees(ends, weights: weights, forward: forward, backward: backward) else {
+            return ends.direct.map { [[$0]] } ?? []
+        }
+        let (best, meeting) = (grown.best, grown.meeting)
+        let bestPieces = pieces(forward: forward, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights)
         var accepted = [bestPieces]
         var covered = Set<Int>()
         var examined = 0
-        for via in viaCandidates(forward, backward, best: best, meetingVertex: trees.meeting.vertex) where !covered.contains(via) {
+        for via in viaCandidates(forward, backward, best: best, meetingVertex: meeting.vertex) where !covered.contains(via) {
             guard accepted.count <= count, examined < rules.maximumCandidates else { break }
             examined += 1
             guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
@@ -39,17 +49,20 @@ extension RoadRouter {
         return accepted
     }
 
-    /// Both trees grown to the stretch bound, the best weight and where the best route meets the destination; `nil`
-    /// when no route passes through the graph (the direct piece, if any, is then the only route).
-    private func growTrees(_ ends: LegEnds, weights: RoadWeights)
-        -> (forward: SearchTree, backward: SearchTree, best: Double, meeting: (vertex: Int, target: Seed))? {
+    /// Grows both trees to the stretch bound; the best weight and where the best route meets the destination, or
+    /// `nil` when no route passes through the graph (the direct piece, if any, is then the only route).
+    ///
+    /// The trees stop one landmark unit past the bound (``RoadLandmarks/maximumUnit``): the potentials are consistent
+    /// only up to that unit, and with the margin every vertex whose route weight is within the bound is settled in
+    /// both trees with its exact distance, so candidates, plateaus and shared weights read exact trees.
+    private func growTrees(_ ends: LegEnds, weights: RoadWeights, forward: SearchTree, backward: SearchTree)
+        -> (best: Double, meeting: (vertex: Int, target: Seed))? {
         let stretch = alternativeRules.maximumStretch
+        let margin = landmarks.maximumUnit * 1.001
         var best = ends.direct?.weight ?? .infinity
         var meeting: (vertex: Int, target: Seed)?
-        var forward = SearchTree(vertexCount: graph.vertexCount)
-        let toTargets = potential(towards: ends.targets)
         forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                     potential: { toTargets($0) }, stop: { $0 > best * stretch },
+                     potential: potential(towards: ends.targets), stop: { $0 > best * stretch + margin },
                      settle: { vertex, weight in
                          for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                              best = weight + target.weight
@@ -57,43 +70,43 @@ extension RoadRouter {
                          }
                      })
         guard let meeting else { return nil }
-        var backward = SearchTree(vertexCount: graph.vertexCount)
-        let fromOrigins = potential(from: ends.origins)
         backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
-                      potential: { fromOrigins($0) }, stop: { $0 > best * stretch })
-        return (forward, backward, best, meeting)
+                      potential: potential(from: ends.origins), stop: { $0 > best * stretch + margin })
+        return (best, meeting)
     }
 
     /// Via vertices worth examining, cheapest first: settled by both trees, within the stretch bound, and not sharing
     /// more than allowed with the best route as the trees tell it — a tree path leaves the best route once, at the last
     /// best-route vertex on it, so the shared part is the tree weight there (one pass over each tree, in settle order).
     private func viaCandidates(_ forward: SearchTree, _ backward: SearchTree, best: Double, meetingVertex: Int) -> [Int] {
-        var onBest = [Bool](repeating: false, count: graph.vertexCount)
+        var onBest: Set<Int> = [meetingVertex]
         var vertex = meetingVertex
-        onBest[vertex] = true
-        while forward.parent[vertex] >= 0 {
-            vertex = SearchTree.otherEnd(graph, arc: forward.parent[vertex], from: vertex)
-            onBest[vertex] = true
+        while forward.parent(vertex) >= 0 {
+            vertex = SearchTree.otherEnd(graph, arc: forward.parent(vertex), from: vertex)
+            onBest.insert(vertex)
         }
-        func joins(_ tree: SearchTree) -> [Double] {
-            var join = [Double](repeating: 0, count: graph.vertexCount)
+        // Each tree's scratch: the tree weight where a vertex's tree path leaves the best route. A parent is settled
+        // before its child, so its value is written first (a vertex reopened and not settled again may read a stale
+        // one: it is not exact, so it is never a candidate).
+        for tree in [forward, backward] {
+            tree.prepareScratch()
             for settled in tree.order {
-                let v = Int(settled)
-                if onBest[v] { join[v] = tree.distance[v] } else if tree.parent[v] >= 0 { join[v] = join[SearchTree.otherEnd(graph, arc: tree.parent[v], from: v)] }
+                let v = Int(settled), parent = tree.parent(v)
+                tree.scratch[v] = onBest.contains(v) ? tree.distance(v) : parent >= 0 ? tree.scratch[SearchTree.otherEnd(graph, arc: parent, from: v)] : 0
             }
-            return join
         }
-        let forwardJoin = joins(forward), backwardJoin = joins(backward)
         let limit = best * alternativeRules.maximumStretch, sharing = best * alternativeRules.maximumSharing
         var vias: [(weight: Double, vertex: Int)] = []
         for settled in forward.order {
             let v = Int(settled)
-            guard backward.settled[v], !onBest[v], forwardJoin[v] + backwardJoin[v] <= sharing else { continue }
-            let weight: Double = forward.distance[v] + backward.distance[v]
+            guard forward.isSettled(v), backward.isSettled(v), !onBest.contains(v), forward.scratch[v] + backward.scratch[v] <= sharing else { continue }
+            let weight: Double = forward.distance(v) + backward.distance(v)
             if weight <= limit { vias.append((weight, v)) }
         }
         vias.sort { ($0.weight, $0.vertex) < ($1.weight, $1.vertex) }
-        return vias.map(\.vertex)
+        var unique: [Int] = []  // a reopened vertex is in the settle order twice
+        for via in vias where unique.last != via.vertex { unique.append(via.vertex) }
+        return unique
     }
 
     /// The route through `via` along both trees, with its plateau; `nil` when it visits a vertex twice.
@@ -113,13 +126,13 @@ extension RoadRouter {
         var plateau = 0.0, plateauVertices = [via]
         for (index, arc) in prefix.reversed().enumerated() {
             let from = prefixVertices[index + 1]
-            guard backward.settled[from], backward.parent[from] == arc else { break }
+            guard backward.isSettled(from), backward.parent(from) == arc else { break }
             plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
             plateauVertices.append(from)
         }
         for (index, arc) in suffix.enumerated() {
             let to = suffixVertices[index + 1]
-            guard forward.settled[to], forward.parent[to] == arc else { break }
+            guard forward.isSettled(to), forward.parent(to) == arc else { break }
             plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
             plateauVertices.append(to)
         }
@@ -141,12 +154,13 @@ extension RoadRouter {
         guard x < candidate.viaIndex, y > candidate.viaIndex else { return true }  // no stretch crosses the via vertex
         let along = before + after
         let target = candidate.vertices[y]
-        var shortest = Double.infinity
-        var tree = SearchTree(vertexCount: graph.vertexCount)
         let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)])
-        tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: { toTarget($0) },
-                  stop: { $0 >= shortest || $0 > along * (1 + 1e-12) }, settle: { vertex, weight in if vertex == target { shortest = weight } })
-        return shortest >= along * (1 - 1e-12)
+        return trees.withTree { tree in
+            var shortest = Double.infinity
+            tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: toTarget,
+                      stop: { $0 >= shortest || $0 > along * (1 + 1e-12) }, settle: { vertex, weight in if vertex == target { shortest = min(shortest, weight) } })
+            return shortest >= along * (1 - 1e-12)
+        }
     }
 
     /// The weight of `route` on the same edges, in the same direction, as `other` (pieces of one edge: the lighter).

@@ -37,21 +37,25 @@ extension RoadRouter {
 
     /// The minimum-weight pieces of a leg (A* from the origin's seeds towards the targets' seeds), `nil` when none,
     /// and how many vertices the search settled (its work, for tests and benchmarks).
+    ///
+    /// Exact although the landmark potential is only admissible: the search stops when the smallest key reaches the
+    /// best weight found, and until then a vertex on a best route with its exact distance is always open with a key
+    /// no larger than that route's weight.
     func bestLeg(_ ends: LegEnds, weights: RoadWeights) -> (pieces: [RoutePiece]?, settled: Int) {
-        var best = ends.direct?.weight ?? .infinity
-        var meeting: (vertex: Int, target: Seed)?
-        var tree = SearchTree(vertexCount: graph.vertexCount)
-        let toTargets = potential(towards: ends.targets)
-        tree.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                  potential: { toTargets($0) }, stop: { $0 >= best },
-                  settle: { vertex, weight in
-                      for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
-                          best = weight + target.weight
-                          meeting = (vertex, target)
-                      }
-                  })
-        if let meeting { return (pieces(forward: tree, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights), tree.order.count) }
-        return (ends.direct.map { [$0] }, tree.order.count)
+        trees.withTree { tree in
+            var best = ends.direct?.weight ?? .infinity
+            var meeting: (vertex: Int, target: Seed)?
+            tree.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
+                      potential: potential(towards: ends.targets), stop: { $0 >= best },
+                      settle: { vertex, weight in
+                          for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
+                              best = weight + target.weight
+                              meeting = (vertex, target)
+                          }
+                      })
+            if let meeting { return (pieces(forward: tree, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights), tree.order.count) }
+            return (ends.direct.map { [$0] }, tree.order.count)
+        }
     }
 
     /// The pieces of the route through the forward tree from an origin seed to `vertex`, then `target`'s piece.
@@ -61,33 +65,20 @@ extension RoadRouter {
         return [start].compactMap { $0 } + arcs.map { RoutePiece(graph: graph, weights: weights, arc: $0) } + [target.piece].compactMap { $0 }
     }
 
-    /// A consistent lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight), memoised
-    /// per vertex: the A* potential of a forward search.
+    /// A lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight): the A* potential of a
+    /// forward search (memoised per vertex by the tree that uses it).
     func potential(towards seeds: [Seed]) -> (Int) -> Double {
-        potential(seeds) { vertex, seed in landmarks.lowerBound(from: vertex, to: seed) }
+        guard landmarks.count > 0 else { return { _ in 0 } }
+        let landmarks = self.landmarks
+        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex), weight: $0.weight) }
+        return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: vertex, to: $1.anchor) + $1.weight) } }
     }
 
     /// The same from the nearest of `seeds` to a vertex: the potential of a backward search.
     func potential(from seeds: [Seed]) -> (Int) -> Double {
-        potential(seeds) { vertex, seed in landmarks.lowerBound(from: seed, to: vertex) }
-    }
-
-    private func potential(_ seeds: [Seed], bound: @escaping (Int, Int) -> Double) -> (Int) -> Double {
         guard landmarks.count > 0 else { return { _ in 0 } }
-        let cache = PotentialCache(count: graph.vertexCount)
-        return { vertex in
-            let known = cache.values[vertex]
-            if !known.isNaN { return known }
-            let value = seeds.reduce(Double.infinity) { min($0, bound(vertex, $1.vertex) + $1.weight) }
-            cache.values[vertex] = value
-            return value
-        }
+        let landmarks = self.landmarks
+        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex), weight: $0.weight) }
+        return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: $1.anchor, to: vertex) + $1.weight) } }
     }
-}
-
-/// Memoised potentials of one search, NaN where not yet computed (a class only so the closure that fills it stays a
-/// plain function value; it never leaves the query that made it).
-private final class PotentialCache {
-    var values: [Double]
-    init(count: Int) { values = [Double](repeating: .nan, count: count) }
 }

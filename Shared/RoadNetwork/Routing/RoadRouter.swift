@@ -4,9 +4,11 @@ import Geo
 /// the exact minimum-weight route under the profile plus a ``CostOverlay``, found by A* with landmark lower bounds
 /// (ALT), which stays exact under every overlay (`docs/road-network.md`, "Routes").
 ///
-/// Build one per graph (it computes the landmarks: a few Dijkstra searches) and share it; it is an immutable value,
-/// safe from any task. Overlays are resolved once into ``RoadWeights`` (``weights(for:)``) and passed per query, so a
-/// service swaps conditions by replacing one value.
+/// Build one per graph and share it: from a ``LoadedRoadNetwork`` (``init(network:alternativeRules:)``, landmarks read
+/// from the compiled cache) or from a bare graph (``init(graph:landmarkCount:alternativeRules:)``, which computes them:
+/// 2 Dijkstra searches per landmark). It is safe from any task: its state is immutable but for a pool of reusable
+/// search workspaces (`SearchTreePool`). Overlays are resolved once into ``RoadWeights`` (``weights(for:)``) and passed
+/// per query, so a service swaps conditions by replacing one value.
 public struct RoadRouter: Sendable {
     /// The graph routed on.
     public let graph: RoadGraph
@@ -14,8 +16,11 @@ public struct RoadRouter: Sendable {
     public let snapIndex: SnapIndex
     /// The profile's own weights (the empty overlay).
     public let baseWeights: RoadWeights
-    let landmarks: Landmarks
+    /// The landmarks of the A* lower bounds.
+    public let landmarks: RoadLandmarks
     let locator: SegmentLocator
+    /// Search workspaces, reused by query after query.
+    let trees: SearchTreePool
     /// The graph's ``RoadGraph/fingerprint``, computed once.
     let fingerprint: Int
     /// The rules alternatives must pass.
@@ -24,18 +29,31 @@ public struct RoadRouter: Sendable {
     /// The most via points a request may have. Each leg is a search of its own; 25 covers any ride a person plans by
     /// hand (Google Maps allows 9 stops on the web, 25 through its API) and bounds a request's work.
     public static let maximumViaPoints = 25
-    /// Landmarks by default: 16 is the usual ALT choice for city networks (Goldberg & Harrelson found returns to
-    /// diminish past 16); they cost 2 × 16 × 8 bytes per vertex.
+    /// Landmarks on networks up to 300,000 vertices (``RoadLandmarks/defaultCount(vertexCount:)``: 8 above): 16 is the
+    /// usual ALT choice for city networks (Goldberg & Harrelson found returns to diminish past 16).
     public static let defaultLandmarkCount = 16
 
-    /// A router over `graph` with `landmarkCount` landmarks (0: plain Dijkstra, for comparison).
-    public init(graph: RoadGraph, landmarkCount: Int = RoadRouter.defaultLandmarkCount, alternativeRules: AlternativeRules = AlternativeRules()) {
+    /// A router over `graph` with `landmarkCount` landmarks (by default as many as
+    /// ``RoadLandmarks/defaultCount(vertexCount:)`` gives; 0: plain Dijkstra, for comparison), computed here.
+    public init(graph: RoadGraph, landmarkCount: Int? = nil, alternativeRules: AlternativeRules = AlternativeRules()) {
+        self.init(graph: graph, landmarks: RoadLandmarks(graph: graph, count: landmarkCount), alternativeRules: alternativeRules)
+    }
+
+    /// A router over a loaded network, with the landmarks it was loaded with (from the compiled cache: no search runs).
+    public init(network: LoadedRoadNetwork, alternativeRules: AlternativeRules = AlternativeRules()) {
+        self.init(graph: network.graph, landmarks: network.landmarks, alternativeRules: alternativeRules)
+    }
+
+    /// A router over `graph` with landmarks computed for it (``RoadLandmarks/init(graph:count:)``); landmarks of
+    /// another graph would give wrong bounds, so they are computed anew instead.
+    public init(graph: RoadGraph, landmarks: RoadLandmarks, alternativeRules: AlternativeRules = AlternativeRules()) {
         self.graph = graph
+        fingerprint = graph.fingerprint
         snapIndex = SnapIndex(graph: graph)
         baseWeights = RoadWeights(graph: graph)
-        landmarks = Landmarks(graph: graph, weights: baseWeights, count: max(0, landmarkCount))
+        self.landmarks = landmarks.graphFingerprint == fingerprint ? landmarks : RoadLandmarks(graph: graph, count: landmarks.count)
         locator = SegmentLocator(graph: graph)
-        fingerprint = graph.fingerprint
+        trees = SearchTreePool(vertexCount: graph.vertexCount)
         self.alternativeRules = alternativeRules
     }
 
@@ -74,9 +92,11 @@ public struct RoadRouter: Sendable {
         return bestLeg(vertexEnds(source, target), weights: weights).pieces.map(graph.route(of:))
     }
 
-    /// Vertices settled by the search between two vertices: the work the landmarks save (tests, benchmarks).
-    func searchEffort(fromVertex source: Int, toVertex target: Int) -> Int {
-        bestLeg(vertexEnds(source, target), weights: baseWeights).settled
+    /// Vertices settled (a reopened vertex counts again) by the search between two vertices under the base weights:
+    /// the work the landmarks save (tests, benchmarks); 0 when a vertex is out of range.
+    public func searchEffort(fromVertex source: Int, toVertex target: Int) -> Int {
+        guard (0..<graph.vertexCount).contains(source), (0..<graph.vertexCount).contains(target) else { return 0 }
+        return bestLeg(vertexEnds(source, target), weights: baseWeights).settled
     }
 
     private func vertexEnds(_ source: Int, _ target: Int) -> LegEnds {

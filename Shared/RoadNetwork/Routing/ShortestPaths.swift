@@ -75,6 +75,12 @@ struct MinHeap {
 
     var isEmpty: Bool { keys.isEmpty }
 
+    /// Empties the heap, keeping its storage for the next search.
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+    }
+
     private func less(_ a: Int, _ b: Int) -> Bool {
         keys[a] < keys[b] || (keys[a] == keys[b] && values[a] < values[b])
     }

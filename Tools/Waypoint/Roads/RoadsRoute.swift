@@ -56,11 +56,16 @@ struct RoadsRoute: ParsableCommand {
 
     /// The answer as JSON.
     func render() throws -> String {
-        String(decoding: try JSONEncoder.roads.encode(try route(on: network.load().graph)), as: UTF8.self) + "\n"
+        String(decoding: try JSONEncoder.roads.encode(try route(with: RoadRouter(network: network.load()))), as: UTF8.self) + "\n"
     }
 
     /// The best route through the points on `graph`, and its alternatives.
     func route(on graph: RoadGraph) throws -> Answer {
+        try route(with: RoadRouter(graph: graph))
+    }
+
+    /// The best route through the points by `router` (landmarks from the cache when loaded from one), and its alternatives.
+    func route(with router: RoadRouter) throws -> Answer {
         let points = [from] + via + [to]
         let request = RouteRequest(origin: RoadPoint(latitude: from.latitude, longitude: from.longitude),
                                    destination: RoadPoint(latitude: to.latitude, longitude: to.longitude),
@@ -68,7 +73,7 @@ struct RoadsRoute: ParsableCommand {
                                    alternatives: alternatives, snapRadius: radius)
         let result: RouteResult
         do {
-            result = try RoadRouter(graph: graph).route(request)
+            result = try router.route(request)
         } catch {
             throw RoadsCommandError(Self.message(for: error, points: points, radius: radius))
         }

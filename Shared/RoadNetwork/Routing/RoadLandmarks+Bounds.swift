@@ -1,0 +1,92 @@
+extension RoadLandmarks {
+    /// One end of the bounds a search computes many times, decoded once: for every column the distance's lower and
+    /// upper end (its step and the next, times the unit; `.infinity` where unreachable).
+    struct Anchor {
+        var lower: [Double]
+        var upper: [Double]
+    }
+
+    /// The decoded row of `vertex`.
+    func anchor(_ vertex: Int) -> Anchor {
+        let width = 2 * count
+        var anchor = Anchor(lower: [Double](repeating: .infinity, count: width), upper: [Double](repeating: .infinity, count: width))
+        for column in 0..<width where steps[vertex * width + column] != Self.unreachable {
+            let step = Double(steps[vertex * width + column])
+            anchor.lower[column] = step * units[column]
+            anchor.upper[column] = (step + 1) * units[column]
+        }
+        return anchor
+    }
+
+    /// Bounds are shrunk by this factor, so that rounding in their subtraction cannot lift them above a distance.
+    static let shrink = 1 - 1e-12
+
+    /// A lower bound on the weight from `v` to the anchored vertex `t` under any overlay; `.infinity` when `v` cannot
+    /// reach `t` at all (a landmark reaches `v` but not `t`, or `t` reaches a landmark `v` does not).
+    func bound(from v: Int, to t: Anchor) -> Double {
+        let k = count
+        var bound = 0.0
+        return steps.withUnsafeBufferPointer { steps -> Double in
+            units.withUnsafeBufferPointer { units -> Double in
+                let row = v * 2 * k
+                for i in 0..<k {
+                    let landmarkToV = steps[row + i]  // d(L, t) − d(L, v)
+                    if landmarkToV != Self.unreachable {
+                        guard t.lower[i].isFinite else { return .infinity }
+                        bound = max(bound, t.lower[i] - (Double(landmarkToV) + 1) * units[i])
+                    }
+                    let vToLandmark = steps[row + k + i]  // d(v, L) − d(t, L)
+                    if vToLandmark != Self.unreachable {
+                        if t.upper[k + i].isFinite { bound = max(bound, Double(vToLandmark) * units[k + i] - t.upper[k + i]) }
+                    } else if t.upper[k + i].isFinite {
+                        return .infinity
+                    }
+                }
+                return bound * Self.shrink
+            }
+        }
+    }
+
+    /// A lower bound on the weight from the anchored vertex `s` to `v` under any overlay; `.infinity` when `s` cannot
+    /// reach `v` at all.
+    func bound(from s: Anchor, to v: Int) -> Double {
+        let k = count
+        var bound = 0.0
+        return steps.withUnsafeBufferPointer { steps -> Double in
+            units.withUnsafeBufferPointer { units -> Double in
+                let row = v * 2 * k
+                for i in 0..<k {
+                    let landmarkToV = steps[row + i]  // d(L, v) − d(L, s)
+                    if landmarkToV != Self.unreachable {
+                        if s.upper[i].isFinite { bound = max(bound, Double(landmarkToV) * units[i] - s.upper[i]) }
+                    } else if s.upper[i].isFinite {
+                        return .infinity
+                    }
+                    let vToLandmark = steps[row + k + i]  // d(s, L) − d(v, L)
+                    if vToLandmark != Self.unreachable {
+                        guard s.lower[k + i].isFinite else { return .infinity }
+                        bound = max(bound, s.lower[k + i] - (Double(vToLandmark) + 1) * units[k + i])
+                    }
+                }
+                return bound * Self.shrink
+            }
+        }
+    }
+
+    /// What is wrong with landmarks read from storage for a graph of `vertexCount` vertices, or `nil`: sizes, vertex
+    /// indexes, units, and each landmark's distance to itself (0).
+    func problem(vertexCount: Int) -> String? {
+        let width = 2 * count
+        guard count <= Self.maximumCount, units.count == width, steps.count == vertexCount * width else {
+            return "landmark arrays differ in length"
+        }
+        guard vertices.allSatisfy({ (0..<Int32(clamping: vertexCount)).contains($0) }), Set(vertices).count == count else {
+            return "a landmark names a missing vertex"
+        }
+        guard units.allSatisfy({ $0.isFinite && $0 > 0 }) else { return "a landmark unit is not a positive number" }
+        for (i, landmark) in vertices.enumerated() where steps[Int(landmark) * width + i] != 0 || steps[Int(landmark) * width + count + i] != 0 {
+            return "a landmark is not at distance 0 from itself"
+        }
+        return nil
+    }
+}
