@@ -279,7 +279,8 @@ struct AnalyticsProjectionTests {
             dump["es_projections"] = rows[1].map { "\($0.text(0)!)|\($0.int(1))" }.sorted()
             return dump
         }
-        @Sendable func deliver(_ events: [PublishedEvent], batch: Int, kernel: Bool, _ storage: ServiceStorage) async throws {
+        @Sendable func deliver(_ events: [PublishedEvent], batch: Int, part partSize: Int = SQLiteAnalyticsTarget.defaultPartSize,
+                               kernel: Bool, _ storage: ServiceStorage) async throws {
             for start in stride(from: 0, to: events.count, by: batch) {
                 let slice = Array(events[start..<min(start + batch, events.count)])
                 for topic in [Topic.auth, .tours] {
@@ -288,7 +289,7 @@ struct AnalyticsProjectionTests {
                     guard !part.isEmpty else { continue }
                     let target: any ConsumerTarget = kernel
                         ? SQLiteConsumerTarget(database: storage.sqlite!, handler: SQLiteAnalyticsHandler(name: name, tables: tables))
-                        : SQLiteAnalyticsTarget(database: storage.sqlite!, name: name, tables: tables)
+                        : SQLiteAnalyticsTarget(database: storage.sqlite!, name: name, tables: tables, partSize: partSize)
                     _ = try await target.prepare()
                     _ = try await target.apply(part + part.prefix(3))
                 }
@@ -306,7 +307,9 @@ struct AnalyticsProjectionTests {
             return try await state(storage)
         }
         #expect(reference[AnalyticsSchema.inbox]?.isEmpty == false)
-        for batch in [1, 7, 1_000] {
+        // Batches of 1,000 in parts of 5 and 64: planned on a reader while the part before is written (the pipeline).
+        for (batch, part) in [(1, SQLiteAnalyticsTarget.defaultPartSize), (7, SQLiteAnalyticsTarget.defaultPartSize),
+                              (1_000, SQLiteAnalyticsTarget.defaultPartSize), (1_000, 5), (1_000, 64)] {
             let batched = try await AnalyticsHarness.withStorage(.sqlite) { storage in
                 try await storage.sqlite!.write { db in
                     try db.execute(sql: """
@@ -314,10 +317,10 @@ struct AnalyticsProjectionTests {
                             last_version INTEGER NOT NULL, PRIMARY KEY (consumer, source, stream_id)) WITHOUT ROWID
                         """)
                 }
-                try await deliver(events, batch: batch, kernel: false, storage)
+                try await deliver(events, batch: batch, part: part, kernel: false, storage)
                 return try await state(storage)
             }
-            #expect(batched == reference, "batches of \(batch)")
+            #expect(batched == reference, "batches of \(batch) in parts of \(part)")
         }
     }
 

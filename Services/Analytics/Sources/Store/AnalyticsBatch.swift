@@ -66,16 +66,6 @@ enum AnalyticsBatch {
 
     /// Computes the stream key and reads the payload of every event of `events`, in chunks run concurrently.
     static func prepare(_ events: [PublishedEvent]) async -> Prepared {
-        func read(_ slice: ArraySlice<PublishedEvent>) -> [(String, Prepared.Reading)] {
-            slice.map { event in
-                let key = streamKey(source: event.source, stream: event.streamID)
-                do {
-                    return (key, .fact(try AnalyticsEvents.fact(event)))
-                } catch {
-                    return (key, .unreadable("\(error)"))
-                }
-            }
-        }
         let parts: [[(String, Prepared.Reading)]]
         if events.count < 2 * chunkSize {
             parts = [read(events[...])]
@@ -94,6 +84,24 @@ enum AnalyticsBatch {
         }
         let joined = parts.joined()
         return Prepared(events: events, keys: joined.map(\.0), readings: joined.map(\.1))
+    }
+
+    /// The same on the calling thread.
+    static func prepareHere(_ events: [PublishedEvent]) -> Prepared {
+        let readings = read(events[...])
+        return Prepared(events: events, keys: readings.map(\.0), readings: readings.map(\.1))
+    }
+
+    /// The stream key and the reading of each event of `slice`.
+    private static func read(_ slice: ArraySlice<PublishedEvent>) -> [(String, Prepared.Reading)] {
+        slice.map { event in
+            let key = streamKey(source: event.source, stream: event.streamID)
+            do {
+                return (key, .fact(try AnalyticsEvents.fact(event)))
+            } catch {
+                return (key, .unreadable("\(error)"))
+            }
+        }
     }
 
     /// The events of `batch` that are new given the stored `versions` (by stream key), in order; and the last version

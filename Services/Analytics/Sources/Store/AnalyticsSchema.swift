@@ -110,7 +110,7 @@ enum AnalyticsSchema {
 enum AnalyticsStatement: Int, CaseIterable, Sendable {
     case tourDay, sales, viewer, activity, activityTrim, tourDetails, tourUnlisted, tourRating, registration
     case eraseMark, eraseViewers, eraseViewerGuides, eraseTours, eraseTourDays, eraseSales, eraseActivity
-    case erasedLookup, inboxWrite, inboxRead, tombstoneRead, tombstoneList
+    case erasedLookup, inboxWrite, inboxRead, tombstoneRead, tombstoneList, tombstoneCount
 
     func sql(_ t: ProjectionTables) -> String {
         typealias S = AnalyticsSchema
@@ -202,6 +202,8 @@ enum AnalyticsStatement: Int, CaseIterable, Sendable {
             return "SELECT tombstone FROM \(t(S.erased)) WHERE tombstone = $1"
         case .tombstoneList:
             return "SELECT tombstone FROM \(t(S.erased)) LIMIT $1"
+        case .tombstoneCount:
+            return "SELECT count(*) FROM \(t(S.erased))"
         }
     }
 }

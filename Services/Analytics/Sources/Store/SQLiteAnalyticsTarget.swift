@@ -7,9 +7,10 @@ import Messaging
 
 /// The SQLite consumer target of the analytics consumers. It keeps the kernel's consumer contract — in one transaction,
 /// skip what was applied (dedupe records), apply the rest, record the new versions and store the source position
-/// (`consumer:<name>:<source>` in `es_projections`), stop loudly on an event it cannot read — but applies a whole
-/// batch as one plan (``AnalyticsBatch``): dedupe records and tombstones are read once per distinct key, commutative
-/// writes are aggregated, and the statements (prepared once per connection by GRDB's cache) are bound and stepped
+/// (`consumer:<name>:<source>` in `es_projections`), stop loudly on an event it cannot read — but applies a batch
+/// in a few parts, each one plan (``AnalyticsBatch``) and one transaction, planned on a reader while the part before it
+/// is written (`SQLiteAnalyticsPipeline.swift`): dedupe records and tombstones are read once per distinct key,
+/// commutative writes are aggregated, and the statements (prepared once per connection by GRDB's cache) are bound and stepped
 /// through SQLite's C API.
 ///
 /// Why not the kernel's `SQLiteConsumerTarget` with a per-event handler (the tests keep one, `SQLiteAnalyticsHandler`,
@@ -21,11 +22,15 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
     public let name: String
     let tables: ProjectionTables
     let statements: AnalyticsStatements
+    /// Events per transaction; a batch is applied in parts this size, each planned while the one before it is written
+    /// (`SQLiteAnalyticsPipeline.swift`).
+    let partSize: Int
 
-    public init(database: SQLiteServiceDatabase, name: String, tables: ProjectionTables) {
+    public init(database: SQLiteServiceDatabase, name: String, tables: ProjectionTables, partSize: Int = defaultPartSize) {
         self.database = database
         self.name = name
         self.tables = tables
+        self.partSize = partSize
         statements = AnalyticsStatements(tables, dialect: .sqlite)
     }
 
@@ -34,20 +39,17 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
         return try await database.write { db in
             try SQLiteCheckpoints.migrate(db)
             for statement in AnalyticsSchema.createStatements(tables, dialect: .sqlite) { try db.execute(sql: statement) }
-            let prefix = "consumer:\(name):"
-            let rows = try Row.fetchAll(db, sql: "SELECT name, position FROM es_projections WHERE substr(name, 1, \(prefix.utf8.count)) = ?",
-                                        arguments: [prefix])
-            return Dictionary(uniqueKeysWithValues: rows.map { (String(($0[0] as String).dropFirst(prefix.count)), $0[1] as Int64) })
+            return try Self.storedPositions(consumer: name, db: db)
         }
     }
 
     public func apply(_ events: [PublishedEvent]) async throws -> Int {
         do {
-            return try await applyBatch(events)
+            return try await applyInParts(events)
         } catch let failure as EventFailure {
-            // The batch rolled back. The runner stops loudly only on the kernel's `ConsumerFailure`, which has no public
-            // initializer: let the kernel's own target raise it for the failing event (in its own transaction, with a
-            // handler that only rethrows the reason, so nothing is written).
+            // The failing part rolled back. The runner stops loudly only on the kernel's `ConsumerFailure`, which has no
+            // public initializer: let the kernel's own target raise it for the failing event (in its own transaction,
+            // with a handler that only rethrows the reason, so nothing is written).
             let reporter = SQLiteConsumerTarget(database: database, handler: FailureReporter(name: name, reason: failure.reason))
             _ = try await reporter.prepare()
             _ = try await reporter.apply([failure.event])
@@ -55,27 +57,43 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
         }
     }
 
-    private func applyBatch(_ events: [PublishedEvent]) async throws -> Int {
-        let name = name, statements = statements
-        let batch = await AnalyticsBatch.prepare(events)
-        return try await database.write { db in
-            var stored: [String: Int64] = [:]
-            let readVersion = try db.cachedStatement(sql: statements[.inboxRead])
-            for key in Set(batch.keys) {
-                if let version = try Raw.int(readVersion, [.text(key)]) { stored[key] = version }
-            }
-            let (decoded, touched) = try AnalyticsBatch.decode(batch, versions: stored)
-            let erased = try Self.erasedIDs(AnalyticsBatch.idsToCheck(decoded), db: db, statements: statements)
-            for write in AnalyticsBatch.plan(decoded, erased: erased, inbox: touched) {
-                try Raw.execute(try db.cachedStatement(sql: statements[write.statement]), write.arguments)
-            }
-            var positions: [String: Int64] = [:]
-            for event in events { positions[event.source] = max(positions[event.source] ?? 0, event.position) }
-            for (source, position) in positions {
-                try SQLiteCheckpointStore.save(position, for: "consumer:\(name):\(source)", in: db)
-            }
-            return decoded.count
+    /// What a part applies: its statements (inbox writes last), the stream versions it leaves, the events it applies.
+    struct Plan: Sendable {
+        var writes: [AnalyticsWrite]
+        var touched: [String: Int64]
+        var applied: Int
+    }
+
+    /// Plans `batch` against `db`: stored versions (overridden by `carried`, the versions parts not yet committed
+    /// leave), the tombstones, the fold. Throws ``EventFailure`` for the first new event that cannot be read.
+    static func plan(_ batch: AnalyticsBatch.Prepared, carried: [String: Int64] = [:], db: Database,
+                     statements: AnalyticsStatements) throws -> Plan {
+        var stored = carried
+        let readVersion = try db.cachedStatement(sql: statements[.inboxRead])
+        for key in Set(batch.keys) where carried[key] == nil {
+            if let version = try Raw.int(readVersion, [.text(key)]) { stored[key] = version }
         }
+        let (decoded, touched) = try AnalyticsBatch.decode(batch, versions: stored)
+        let erased = try erasedIDs(AnalyticsBatch.idsToCheck(decoded), db: db, statements: statements)
+        return Plan(writes: AnalyticsBatch.plan(decoded, erased: erased, inbox: touched), touched: touched, applied: decoded.count)
+    }
+
+    /// Runs a plan's statements and stores `positions` (none for a part that is not its batch's last).
+    static func execute(_ writes: [AnalyticsWrite], positions: [String: Int64], consumer: String, db: Database,
+                        statements: AnalyticsStatements) throws {
+        for write in writes {
+            try Raw.execute(try db.cachedStatement(sql: statements[write.statement]), write.arguments)
+        }
+        for (source, position) in positions {
+            try SQLiteCheckpointStore.save(position, for: "consumer:\(consumer):\(source)", in: db)
+        }
+    }
+
+    /// The highest position per source in `events`: what a batch stores once all of it is applied.
+    static func lastPositions(_ events: some Sequence<PublishedEvent>) -> [String: Int64] {
+        var positions: [String: Int64] = [:]
+        for event in events { positions[event.source] = max(positions[event.source] ?? 0, event.position) }
+        return positions
     }
 
     /// Tombstones read whole when there are at most this many (erasures are rare); beyond, one lookup per id.
