@@ -86,6 +86,20 @@ struct SnapIndexTests {
         }
     }
 
+    @Test("cells are sized from the data: about two per segment, square in metres, every segment entered", arguments: 0..<3)
+    func cellsFromData(city: Int) throws {
+        let graph = try Self.city(city)
+        let grid = SnapIndex(graph: graph).grid
+        let segments = graph.shapeLatitudes.count - graph.edgeCount
+        let cells = Double(grid.rows * grid.columns), height = grid.cellLatitude * SnapIndex.metresPerDegree
+        let width = grid.cellLongitude * SnapIndex.metresPerDegree * cos((grid.south + Double(grid.rows) * grid.cellLatitude / 2) * .pi / 180)
+        print("\(Self.names[city]): \(segments) segments, \(grid.rows) × \(grid.columns) cells of \(height) m × \(width) m, \(grid.entries.count) entries")
+        #expect(cells >= 2 * Double(segments) && cells <= 2.5 * Double(segments))
+        #expect(abs(width - height) < 0.01 * height)
+        #expect(grid.entries.count >= segments && grid.entries.count <= 3 * segments)
+        #expect(grid.cellStarts.count == grid.rows * grid.columns + 1)
+    }
+
     @Test("no snap for a coordinate off the globe, a non-finite or negative radius, no candidates for a limit of 0")
     func invalidInput() throws {
         let index = SnapIndex(graph: try Self.helsinki())

@@ -93,7 +93,8 @@ struct SnapGrid: Sendable {
 
     private static func clamped(_ position: Double, count: Int) -> Int {
         let floor = position.rounded(.down)
-        return floor < 0 ? 0 : floor >= Double(count) ? max(count - 1, 0) : Int(floor)
+        guard floor >= 0 else { return 0 }  // NaN too: no trap
+        return floor >= Double(count) ? max(count - 1, 0) : Int(floor)
     }
 
     private func ordered(_ a: Int, _ b: Int) -> (Int, Int) { a <= b ? (a, b) : (b, a) }
