@@ -1,18 +1,21 @@
 import Foundation
 
 /// Finds the bike-usable edges nearest to a coordinate: the projected point, its distance and its offset along the
-/// edge. A uniform grid of shape segments (cells of ``cellDegrees``) is searched ring by ring outwards until no closer
-/// segment can exist or the radius is passed.
+/// edge.
 ///
-/// Distances to segments are computed in a local equirectangular projection around the query point (error well
-/// below a centimetre at the radii used here); reported distances and offsets are metres on the sphere's mean radius,
-/// like the graph's lengths.
+/// Each shape segment is projected on in a local equirectangular projection around the query point (error well below
+/// a centimetre at the radii used here); the reported distance is the great-circle distance to the projected point and
+/// the offset the shape's length up to it, in metres on the sphere's mean radius like the graph's lengths. The answer
+/// is the minimum of that distance over every segment of the graph (ties by edge), found in a ``SnapGrid`` searched
+/// ring by ring outwards until the bound of ``SnapFrame`` shows that no unseen segment can be nearer.
 public struct SnapIndex: Sendable {
+    /// The graph snapped onto.
     public let graph: RoadGraph
-    /// Grid cell size in degrees of latitude (and of longitude).
-    public let cellDegrees: Double
-    private var cells: [Int64: [Int32]] = [:]  // cell key → shape segment indexes (segment i joins shape points i, i+1)
-    private var segmentEdges: [Int32] = []     // shape point index → edge, for segment starts
+    /// Grid cell height in degrees of latitude (cells are about as wide in metres).
+    public var cellDegrees: Double { grid.cellLatitude }
+    let grid: SnapGrid
+    private var segmentEdges: [Int32] = []  // shape point → its edge, for segment starts
+    private var shapeOffsets: [Double] = []  // shape point → metres along its edge's shape from the edge's source
 
     /// Where a coordinate meets an edge.
     public struct Snap: Sendable, Hashable {
@@ -29,112 +32,104 @@ public struct SnapIndex: Sendable {
         public var offset: Double
     }
 
-    /// Indexes every segment of `graph`.
-    public init(graph: RoadGraph, cellDegrees: Double = 0.002) {
+    /// Indexes every segment of `graph`, in cells `cellDegrees` high, or sized from the data (about two cells per
+    /// segment over the graph's bounding box) when `nil`.
+    public init(graph: RoadGraph, cellDegrees: Double? = nil) {
         self.graph = graph
-        self.cellDegrees = cellDegrees
-        segmentEdges = [Int32](repeating: -1, count: graph.shapeNodeIDs.count)
+        grid = SnapGrid(graph: graph, cellDegrees: cellDegrees)
+        segmentEdges = [Int32](repeating: -1, count: graph.shapeLatitudes.count)
+        shapeOffsets = [Double](repeating: 0, count: graph.shapeLatitudes.count)
         for edge in 0..<graph.edgeCount {
             let start = Int(graph.edgeShapeStarts[edge]), end = Int(graph.edgeShapeStarts[edge + 1])
+            var offset = 0.0
             for point in start..<(end - 1) {
                 segmentEdges[point] = Int32(edge)
-                let (minRow, maxRow) = ordered(row(graph.shapeLatitudes[point]), row(graph.shapeLatitudes[point + 1]))
-                let (minColumn, maxColumn) = ordered(column(graph.shapeLongitudes[point]), column(graph.shapeLongitudes[point + 1]))
-                for r in minRow...maxRow {
-                    for c in minColumn...maxColumn { cells[key(r, c), default: []].append(Int32(point)) }
-                }
+                shapeOffsets[point] = offset
+                offset += RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]),
+                                                    (graph.shapeLatitudes[point + 1], graph.shapeLongitudes[point + 1]))
             }
         }
     }
 
     /// The nearest edge within `radius` metres of (`latitude`, `longitude`), or `nil` ("no street near this point").
     public func nearest(latitude: Double, longitude: Double, radius: Double) -> Snap? {
-        candidates(latitude: latitude, longitude: longitude, radius: radius, limit: 1).first
+        guard accepts(latitude: latitude, longitude: longitude, radius: radius) else { return nil }
+        var collector = NearestSnapCollector(radius: radius)
+        search(&collector, frame: SnapFrame(latitude: latitude, longitude: longitude))
+        return collector.best.map(snap)
     }
 
     /// Up to `limit` edges within `radius` metres, nearest first (one snap per edge: its closest point), ties by edge.
     public func candidates(latitude: Double, longitude: Double, radius: Double, limit: Int) -> [Snap] {
-        guard latitude.isFinite, longitude.isFinite, radius.isFinite, radius >= 0, limit > 0, !cells.isEmpty else { return [] }
-        let metresPerDegreeLatitude = Self.metresPerDegree
-        let metresPerDegreeLongitude = Self.metresPerDegree * cos(latitude * .pi / 180)
-        let centreRow = row(latitude), centreColumn = column(longitude)
-        let cellMetres = cellDegrees * min(metresPerDegreeLatitude, max(metresPerDegreeLongitude, 1e-9))
-        var best: [Int: Snap] = [:]
-        var ring = 0
-        while true {
-            // Every segment within `ring - 1` cells has been seen; nothing unseen is closer than (ring - 1) cells.
-            let reach = Double(max(ring - 1, 0)) * cellMetres
-            if reach > radius { break }
-            if best.count >= limit {
-                let kth = best.values.map(\.distance).sorted()[limit - 1]
-                if reach > kth { break }
-            }
-            if ring > 2_000 { break }  // far beyond any radius in use; a guard against an absurd one
-            for (r, c) in Self.ring(ring, row: centreRow, column: centreColumn) {
-                for point in cells[key(r, c)] ?? [] {
-                    let snap = project(Int(point), latitude: latitude, longitude: longitude,
-                                       scaleLatitude: metresPerDegreeLatitude, scaleLongitude: metresPerDegreeLongitude)
-                    guard snap.distance <= radius else { continue }
-                    if let existing = best[snap.edge], existing.distance <= snap.distance { continue }
-                    best[snap.edge] = snap
-                }
-            }
-            ring += 1
-        }
-        return best.values.sorted { ($0.distance, $0.edge) < ($1.distance, $1.edge) }.prefix(limit).map(withOffset)
+        guard limit > 0, accepts(latitude: latitude, longitude: longitude, radius: radius) else { return [] }
+        var collector = NearestEdgesCollector(radius: radius, count: limit)
+        search(&collector, frame: SnapFrame(latitude: latitude, longitude: longitude))
+        return collector.kept.map(snap)
     }
 
     /// Metres per degree on the sphere of the graph's lengths.
     static let metresPerDegree = 6_371_008.8 * .pi / 180
 
-    private func project(_ point: Int, latitude: Double, longitude: Double, scaleLatitude: Double, scaleLongitude: Double) -> Snap {
-        let edge = Int(segmentEdges[point])
-        let ax = (graph.shapeLongitudes[point] - longitude) * scaleLongitude, ay = (graph.shapeLatitudes[point] - latitude) * scaleLatitude
-        let bx = (graph.shapeLongitudes[point + 1] - longitude) * scaleLongitude, by = (graph.shapeLatitudes[point + 1] - latitude) * scaleLatitude
-        let dx = bx - ax, dy = by - ay
-        let lengthSquared = dx * dx + dy * dy
-        let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
-        let px = ax + t * dx, py = ay + t * dy
-        let projectedLatitude = latitude + py / scaleLatitude
-        let projectedLongitude = longitude + px / scaleLongitude
-        let distance = RoadGraphBuilder.distance((latitude, longitude), (projectedLatitude, projectedLongitude))
-        return Snap(edge: edge, segment: point - Int(graph.edgeShapeStarts[edge]), latitude: projectedLatitude,
-                    longitude: projectedLongitude, distance: distance, offset: 0)
+    /// A coordinate on the globe, a finite radius and a graph with segments; anything else has no snap.
+    private func accepts(latitude: Double, longitude: Double, radius: Double) -> Bool {
+        abs(latitude) <= 90 && abs(longitude) <= 180 && radius.isFinite && radius >= 0 && !grid.entries.isEmpty
     }
 
-    /// `snap` with its offset: the shape's length before its segment plus the part of the segment up to the point —
-    /// computed once per returned snap, not for every segment the search compares.
-    private func withOffset(_ snap: Snap) -> Snap {
-        let start = Int(graph.edgeShapeStarts[snap.edge])
-        let point = start + snap.segment
-        var offset = 0.0
-        for index in start..<point {
-            offset += RoadGraphBuilder.distance((graph.shapeLatitudes[index], graph.shapeLongitudes[index]),
-                                                (graph.shapeLatitudes[index + 1], graph.shapeLongitudes[index + 1]))
+    /// Visits the grid ring by ring around the query's cell until the block seen so far covers every point that could
+    /// still beat the collector's limit.
+    private func search<Collector: SnapCollector>(_ collector: inout Collector, frame: SnapFrame) {
+        let row = grid.row(frame.latitude), column = grid.column(frame.longitude)
+        var cutoff = frame.squaredCutoff(beyond: collector.limit)
+        var ring = 0
+        while true {
+            let rows = max(row - ring, 0)...min(row + ring, grid.rows - 1)
+            for r in rows where r == row - ring || r == row + ring {  // the ring's first and last rows: all of them
+                for c in max(column - ring, 0)...min(column + ring, grid.columns - 1) {
+                    scan(cell: r * grid.columns + c, frame: frame, collector: &collector, cutoff: &cutoff)
+                }
+            }
+            for r in rows where r != row - ring && r != row + ring {  // the rows between: the ring's two ends
+                if column - ring >= 0 { scan(cell: r * grid.columns + column - ring, frame: frame, collector: &collector, cutoff: &cutoff) }
+                if column + ring < grid.columns { scan(cell: r * grid.columns + column + ring, frame: frame, collector: &collector, cutoff: &cutoff) }
+            }
+            let reach = frame.reach(grid, ring: ring, row: row, column: column)
+            if reach == .infinity || frame.lowerBound(reach) > collector.limit { return }
+            ring += 1
         }
-        offset += RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (snap.latitude, snap.longitude))
-        var result = snap
-        result.offset = offset
-        return result
     }
 
-    private func row(_ latitude: Double) -> Int { Int((latitude / cellDegrees).rounded(.down)) }
-    private func column(_ longitude: Double) -> Int { Int((longitude / cellDegrees).rounded(.down)) }
-    private func key(_ row: Int, _ column: Int) -> Int64 { Int64(row) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: column))) }
-    private func ordered(_ a: Int, _ b: Int) -> (Int, Int) { a <= b ? (a, b) : (b, a) }
+    /// Offers the collector every segment of `cell` the planar cutoff does not rule out.
+    private func scan<Collector: SnapCollector>(cell: Int, frame: SnapFrame, collector: inout Collector, cutoff: inout Double) {
+        let trusted = frame.trustedDistance * frame.trustedDistance
+        for entry in Int(grid.cellStarts[cell])..<Int(grid.cellStarts[cell + 1]) {
+            let point = Int(grid.entries[entry])
+            let ax = (graph.shapeLongitudes[point] - frame.longitude) * frame.scaleLongitude
+            let ay = (graph.shapeLatitudes[point] - frame.latitude) * frame.scaleLatitude
+            let bx = (graph.shapeLongitudes[point + 1] - frame.longitude) * frame.scaleLongitude
+            let by = (graph.shapeLatitudes[point + 1] - frame.latitude) * frame.scaleLatitude
+            let dx = bx - ax, dy = by - ay
+            let lengthSquared = dx * dx + dy * dy
+            let t = lengthSquared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / lengthSquared)) : 0
+            let px = ax + t * dx, py = ay + t * dy
+            let planarSquared = px * px + py * py
+            if planarSquared > cutoff && planarSquared <= trusted { continue }
+            let latitude = frame.latitude + py / frame.scaleLatitude, longitude = frame.longitude + px / frame.scaleLongitude
+            let distance = RoadGraphBuilder.distance((frame.latitude, frame.longitude), (latitude, longitude))
+            guard distance <= collector.limit else { continue }
+            let before = collector.limit
+            collector.offer(SnapCandidate(point: Int32(point), edge: segmentEdges[point], latitude: latitude,
+                                          longitude: longitude, distance: distance))
+            if collector.limit != before { cutoff = frame.squaredCutoff(beyond: collector.limit) }
+        }
+    }
 
-    /// The cells at Chebyshev distance `ring` from (row, column).
-    static func ring(_ ring: Int, row: Int, column: Int) -> [(Int, Int)] {
-        guard ring > 0 else { return [(row, column)] }
-        var cells: [(Int, Int)] = []
-        for c in (column - ring)...(column + ring) {
-            cells.append((row - ring, c))
-            cells.append((row + ring, c))
-        }
-        for r in (row - ring + 1)...(row + ring - 1) {
-            cells.append((r, column - ring))
-            cells.append((r, column + ring))
-        }
-        return cells
+    /// The snap of a candidate, with its offset: the shape's length up to its segment plus the part of the segment up
+    /// to the point — the same sums in the same order as walking the shape.
+    private func snap(_ candidate: SnapCandidate) -> Snap {
+        let point = Int(candidate.point), edge = Int(candidate.edge)
+        let offset = shapeOffsets[point]
+            + RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (candidate.latitude, candidate.longitude))
+        return Snap(edge: edge, segment: point - Int(graph.edgeShapeStarts[edge]), latitude: candidate.latitude,
+                    longitude: candidate.longitude, distance: candidate.distance, offset: offset)
     }
 }
