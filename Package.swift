@@ -230,6 +230,30 @@ let package = Package(
             path: "Services/Analytics/Main"
         ),
 
+        // record-trip: rides recorded and uploaded, statistics, weather, map matching, obstacle candidates
+        // (Services/RecordTrip). The algorithms on a ride's samples are their own target, with no service stack.
+        .target(
+            name: "RecordTripAnalysis",
+            dependencies: ["Geo", "RoadNetwork"],
+            path: "Services/RecordTrip/Analysis"
+        ),
+        .target(
+            name: "RecordTrip",
+            dependencies: [
+                "Contracts", "EventSourcing", "Geo", "Messaging", "RecordTripAnalysis", "RoadNetwork", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/RecordTrip/Sources"
+        ),
+
         // gateway: the single public entry point — routing, edge auth, rate limits, caching, push (Services/Gateway).
         // The push stream's hub (notifications from `waypoint.notifications`, per-user buffers, SSE) is its own target.
         .target(
@@ -291,7 +315,7 @@ let package = Package(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
-                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -427,6 +451,25 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/GatewayNotificationsTests"
+        ),
+        // Ride analysis on its own (cleaning, statistics, GPX, obstacles), checked against gpxpy where it applies.
+        .testTarget(
+            name: "RecordTripAnalysisTests",
+            dependencies: ["RecordTripAnalysis", "Geo", "RoadNetwork", "ReferenceData", "ServiceTesting"],
+            path: "Tests/RecordTripAnalysisTests"
+        ),
+        .testTarget(
+            name: "RecordTripTests",
+            dependencies: [
+                "RecordTrip", "RecordTripAnalysis", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging",
+                "RoadNetwork", "ServiceKit", "ServiceTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/RecordTripTests"
         ),
         // The operator's artefacts (docker-compose.yml, deploy/) and the launcher (`waypoint up`).
         .testTarget(

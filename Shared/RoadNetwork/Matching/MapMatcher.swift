@@ -1,0 +1,103 @@
+/// One position of a ride to be matched: time (seconds since the Unix epoch), WGS 84 degrees and the device's
+/// horizontal accuracy in metres when known.
+public struct MatchObservation: Sendable, Hashable {
+    public var time: Double
+    public var latitude: Double
+    public var longitude: Double
+    public var accuracy: Double?
+
+    public init(time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil) {
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+    }
+}
+
+/// A ride put onto the road network: one piece per stretch the matcher could follow without a break (a gap in the
+/// fixes or a jump the network cannot explain splits the ride; nothing is invented across the split).
+public struct MapMatchResult: Sendable, Hashable {
+    /// A continuous matched stretch: its OSM node sequence (DESIGN: the identity of a street piece is OSM's) and its
+    /// geometry, from the first matched fix's position to the last one's.
+    public struct Piece: Sendable, Hashable {
+        public var osmNodes: [Int64]
+        public var geometry: [Coordinate2D]
+        /// Metres along `geometry`.
+        public var length: Double
+        /// Indexes (into the observations) of the first and last fix this piece explains.
+        public var firstObservation: Int
+        public var lastObservation: Int
+
+        public init(osmNodes: [Int64], geometry: [Coordinate2D], length: Double, firstObservation: Int, lastObservation: Int) {
+            self.osmNodes = osmNodes
+            self.geometry = geometry
+            self.length = length
+            self.firstObservation = firstObservation
+            self.lastObservation = lastObservation
+        }
+    }
+
+    /// What became of one observation.
+    public struct FixMatch: Sendable, Hashable {
+        public enum State: String, Sendable, Hashable, Codable {
+            /// Snapped to the route by the matcher.
+            case matched
+            /// Skipped by the matcher (e.g. too close to the previous one) and placed on the route by time.
+            case interpolated
+            /// No street explains it (off the network, or a break).
+            case unmatched
+        }
+
+        public var state: State
+        /// The position on the route (`nil` when unmatched).
+        public var position: Coordinate2D?
+        /// Metres from the observation to `position` (`nil` when unmatched).
+        public var distance: Double?
+        /// Index into ``MapMatchResult/pieces`` (`nil` when unmatched).
+        public var piece: Int?
+
+        public init(state: State, position: Coordinate2D?, distance: Double?, piece: Int?) {
+            self.state = state
+            self.position = position
+            self.distance = distance
+            self.piece = piece
+        }
+    }
+
+    public var pieces: [Piece]
+    /// One per observation, in order.
+    public var fixes: [FixMatch]
+    /// 0…1: how well the route explains the observations.
+    public var confidence: Double
+
+    public init(pieces: [Piece], fixes: [FixMatch], confidence: Double) {
+        self.pieces = pieces
+        self.fixes = fixes
+        self.confidence = confidence
+    }
+}
+
+/// A latitude/longitude pair in WGS 84 degrees (no validation: it comes from the graph or from a projection on it).
+public struct Coordinate2D: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+// SKELETON: the session's `mapmatch` helper replaces this with the hidden-Markov-model matcher.
+public struct MapMatcher: Sendable {
+    public let router: RoadRouter
+
+    public init(router: RoadRouter) {
+        self.router = router
+    }
+
+    public func match(_ observations: [MatchObservation]) -> MapMatchResult {
+        MapMatchResult(pieces: [], fixes: observations.map { _ in .init(state: .unmatched, position: nil, distance: nil, piece: nil) },
+                       confidence: 0)
+    }
+}
