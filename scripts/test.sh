@@ -21,6 +21,8 @@
 #                              environment instead of running them, and stop the cluster.
 #                              For checking this script without building the package.
 # Exported to the tests:
+#   WAYPOINT_PEERS_PYTHON      a Python with gpxpy and leuvenmapmatching (scripts/lib/peers.sh), the peers the
+#                              record-trip statistics and map matching are checked against
 #   WAYPOINT_TEST_POSTGRES_URL postgres://waypoint:waypoint@127.0.0.1:PORT/waypoint_test
 #                              (a superuser; tests create their own schemas or databases)
 set -euo pipefail
@@ -29,9 +31,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/common.sh
 source scripts/lib/packages.sh
 source scripts/lib/postgres.sh
+source scripts/lib/peers.sh
 
 waypoint_ensure_swift
-waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" "${WAYPOINT_POSTGRES_PACKAGES[@]}"
+waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" "${WAYPOINT_POSTGRES_PACKAGES[@]}" python3-venv
+waypoint_peers_install
 
 waypoint_pg_cleanup_on_exit
 waypoint_pg_start
@@ -41,6 +45,7 @@ if [[ "${WAYPOINT_TEST_DRY_RUN:-}" == 1 ]]; then
     echo "WAYPOINT_TEST_DRY_RUN=1: would run, in $(pwd):"
     echo "  WAYPOINT_TEST_BACKENDS=$WAYPOINT_TEST_BACKENDS"
     echo "  WAYPOINT_TEST_POSTGRES_URL=$WAYPOINT_TEST_POSTGRES_URL"
+    echo "  WAYPOINT_PEERS_PYTHON=$WAYPOINT_PEERS_PYTHON"
     echo "  swift build --build-tests"
     echo "  swift test${*:+$(printf ' %q' "$@")}"
     [[ $# -gt 0 ]] || echo "  scripts/fuzz.sh --no-build"
