@@ -35,9 +35,57 @@ public struct TripStatistics: Codable, Sendable, Hashable {
     }
 }
 
-// SKELETON: the session's `trackstats` helper replaces this with the real computation.
+/// The constants of the statistics (docs/parts/record-trip-statistics.md gives the reasons and gpxpy's equivalents).
+public struct StatisticsRules: Codable, Sendable, Hashable {
+    /// A step between two fixes counts as moving when its speed is above this, m/s (gpxpy's default, 1 km/h).
+    public var stoppedSpeedMps: Double = 1 / 3.6
+    /// Max speed is the highest median of this many consecutive step speeds: one bad fix makes two fast steps (there
+    /// and back), which a median of five ignores.
+    public var maxSpeedSteps: Int = 5
+    /// Elevation changes smaller than this, after gpxpy's 0.3/0.4/0.3 smoothing, are noise, metres: gain and loss are
+    /// counted between turning points that stand at least this far apart.
+    public var elevationHysteresisM: Double = 5
+
+    /// The default rules.
+    public init() {}
+
+    /// The rules the service uses.
+    public static let standard = StatisticsRules()
+}
+
+/// Computes a ride's ``TripStatistics`` from its cleaned track in one pass plus a bounded window: O(n).
 public enum TripStatisticsCalculator {
-    public static func compute(_ track: CleanedTrack) -> TripStatistics {
-        TripStatistics(start: track.fixes.first, end: track.fixes.last)
+    /// The figures of `track` under `rules`. Fixes without a usable time or position (possible only when a caller
+    /// builds a ``CleanedTrack`` by hand) are skipped; steps whose time does not increase add distance but no time.
+    public static func compute(_ track: CleanedTrack, rules: StatisticsRules = .standard) -> TripStatistics {
+        let fixes = track.fixes.filter { $0.time.isFinite && $0.position != nil }
+        guard let first = fixes.first, let last = fixes.last else { return TripStatistics() }
+        let motion = TrackMotion(fixes, rules: rules)
+        let elevation = ElevationProfile.gainAndLoss(fixes.compactMap(\.altitude).filter(\.isFinite),
+                                                     hysteresis: rules.elevationHysteresisM)
+        return TripStatistics(
+            distanceM: motion.distanceM,
+            elapsedS: max(0, last.time - first.time),
+            movingS: motion.movingS,
+            averageSpeedMps: motion.movingS > 0 ? motion.distanceM / motion.movingS : 0,
+            maxSpeedMps: motion.maxSpeedMps,
+            elevationGainM: elevation.gain,
+            elevationLossM: elevation.loss,
+            start: first,
+            end: last,
+            boundingBox: boundingBox(fixes)
+        )
+    }
+
+    /// South, west, north, east of `fixes` (not empty).
+    static func boundingBox(_ fixes: [GPSFix]) -> [Double] {
+        var south = 90.0, west = 180.0, north = -90.0, east = -180.0
+        for fix in fixes {
+            south = min(south, fix.latitude)
+            north = max(north, fix.latitude)
+            west = min(west, fix.longitude)
+            east = max(east, fix.longitude)
+        }
+        return [south, west, north, east]
     }
 }
