@@ -8,29 +8,45 @@ struct TrackMotion {
 
     /// `fixes` in time order, each with a valid position.
     init(_ fixes: [GPSFix], rules: StatisticsRules) {
-        var speeds: [Double] = []
-        speeds.reserveCapacity(fixes.count)
-        var previous: (time: Double, position: Coordinate)?
+        var times: [Double] = [], positions: [Coordinate] = []
+        times.reserveCapacity(fixes.count)
+        positions.reserveCapacity(fixes.count)
         for fix in fixes {
             guard let position = fix.position else { continue }
-            defer { previous = (fix.time, position) }
-            guard let from = previous else { continue }
-            let metres = from.position.distance(to: position)
-            let seconds = fix.time - from.time
-            distanceM += metres
-            if seconds > 0 {
-                let speed = metres / seconds
-                speeds.append(speed)
-                if speed > rules.stoppedSpeedMps { movingS += seconds }
+            if let from = positions.last, let time = times.last {
+                let metres = from.distance(to: position)
+                let seconds = fix.time - time
+                distanceM += metres
+                if seconds > 0, metres / seconds > rules.stoppedSpeedMps { movingS += seconds }
             }
+            times.append(fix.time)
+            positions.append(position)
         }
-        maxSpeedMps = Self.highestRollingMedian(speeds, window: rules.maxSpeedSteps)
+        let speeds = Self.windowSpeeds(times: times, positions: positions, window: rules.maxSpeedWindowS)
+        maxSpeedMps = Self.highestRollingMedian(speeds, count: rules.maxSpeedWindows)
     }
 
-    /// The largest median of `window` consecutive values (the median of all when there are fewer).
-    static func highestRollingMedian(_ values: [Double], window: Int) -> Double {
+    /// For each fix, the straight-line speed to the first fix at least `window` seconds later (one chord from the first
+    /// to the last fix when the track is shorter): position noise of σ metres adds only about σ√2 ÷ window to it.
+    static func windowSpeeds(times: [Double], positions: [Coordinate], window: Double) -> [Double] {
+        var speeds: [Double] = []
+        var later = 0
+        for index in times.indices {
+            later = max(later, index + 1)
+            while later < times.count, times[later] - times[index] < window { later += 1 }
+            guard later < times.count else { break }
+            speeds.append(positions[index].distance(to: positions[later]) / (times[later] - times[index]))
+        }
+        if speeds.isEmpty, let first = times.first, let last = times.last, last > first {
+            speeds.append(positions[0].distance(to: positions[positions.count - 1]) / (last - first))
+        }
+        return speeds
+    }
+
+    /// The largest median of `count` consecutive values (the median of all when there are fewer).
+    static func highestRollingMedian(_ values: [Double], count: Int) -> Double {
         guard !values.isEmpty else { return 0 }
-        let width = max(1, min(window, values.count))
+        let width = max(1, min(count, values.count))
         var best = 0.0
         var scratch = [Double](repeating: 0, count: width)
         for start in 0...(values.count - width) {
@@ -40,52 +56,5 @@ struct TrackMotion {
             best = max(best, median)
         }
         return best
-    }
-}
-
-/// Elevation gain and loss from a sequence of altitudes.
-enum ElevationProfile {
-    /// gpxpy's smoothing (each inner altitude becomes 0.3 × previous + 0.4 × itself + 0.3 × next), then gain and loss
-    /// between turning points: a climb or descent counts only once it has gone `hysteresis` metres from the last
-    /// turning point, so noise that goes up and down by less is ignored and a real climb is counted in full.
-    static func gainAndLoss(_ altitudes: [Double], hysteresis: Double) -> (gain: Double, loss: Double) {
-        guard altitudes.count > 1 else { return (0, 0) }
-        var gain = 0.0, loss = 0.0
-        var direction = 0
-        var low = smoothed(altitudes, 0), high = low, anchor = low, extreme = low
-        for index in 1..<altitudes.count {
-            let value = smoothed(altitudes, index)
-            switch direction {
-            case 0:
-                low = min(low, value)
-                high = max(high, value)
-                if value - low >= hysteresis {
-                    (direction, anchor, extreme) = (1, low, value)
-                } else if high - value >= hysteresis {
-                    (direction, anchor, extreme) = (-1, high, value)
-                }
-            case 1:
-                if value > extreme {
-                    extreme = value
-                } else if extreme - value >= hysteresis {
-                    gain += extreme - anchor
-                    (direction, anchor, extreme) = (-1, extreme, value)
-                }
-            default:
-                if value < extreme {
-                    extreme = value
-                } else if value - extreme >= hysteresis {
-                    loss += anchor - extreme
-                    (direction, anchor, extreme) = (1, extreme, value)
-                }
-            }
-        }
-        if direction == 1 { gain += extreme - anchor } else if direction == -1 { loss += anchor - extreme }
-        return (gain, loss)
-    }
-
-    private static func smoothed(_ altitudes: [Double], _ index: Int) -> Double {
-        guard index > 0, index < altitudes.count - 1 else { return altitudes[index] }
-        return altitudes[index - 1] * 0.3 + altitudes[index] * 0.4 + altitudes[index + 1] * 0.3
     }
 }

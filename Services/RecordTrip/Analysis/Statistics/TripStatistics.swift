@@ -39,11 +39,16 @@ public struct TripStatistics: Codable, Sendable, Hashable {
 public struct StatisticsRules: Codable, Sendable, Hashable {
     /// A step between two fixes counts as moving when its speed is above this, m/s (gpxpy's default, 1 km/h).
     public var stoppedSpeedMps: Double = 1 / 3.6
-    /// Max speed is the highest median of this many consecutive step speeds: one bad fix makes two fast steps (there
-    /// and back), which a median of five ignores.
-    public var maxSpeedSteps: Int = 5
-    /// Elevation changes smaller than this, after gpxpy's 0.3/0.4/0.3 smoothing, are noise, metres: gain and loss are
-    /// counted between turning points that stand at least this far apart.
+    /// Max speed is measured over chords of at least this many seconds (from each fix to the first fix this much
+    /// later), so that position noise averages out, s.
+    public var maxSpeedWindowS: Double = 10
+    /// …and is the highest median of this many consecutive chord speeds: one bad fix spoils the two chords that start
+    /// or end at it, which a median of five ignores.
+    public var maxSpeedWindows: Int = 5
+    /// Altitudes are averaged over this many seconds either side of each fix (after gpxpy's 0.3/0.4/0.3 filter), s.
+    public var elevationWindowS: Double = 10
+    /// Elevation changes smaller than this, after smoothing, are noise, metres: gain and loss are counted between
+    /// turning points that stand at least this far apart.
     public var elevationHysteresisM: Double = 5
 
     /// The default rules.
@@ -61,8 +66,7 @@ public enum TripStatisticsCalculator {
         let fixes = track.fixes.filter { $0.time.isFinite && $0.position != nil }
         guard let first = fixes.first, let last = fixes.last else { return TripStatistics() }
         let motion = TrackMotion(fixes, rules: rules)
-        let elevation = ElevationProfile.gainAndLoss(fixes.compactMap(\.altitude).filter(\.isFinite),
-                                                     hysteresis: rules.elevationHysteresisM)
+        let elevation = ElevationProfile(fixes, rules: rules)
         return TripStatistics(
             distanceM: motion.distanceM,
             elapsedS: max(0, last.time - first.time),
