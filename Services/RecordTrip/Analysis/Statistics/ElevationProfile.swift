@@ -3,15 +3,10 @@ struct ElevationProfile {
     private(set) var gain = 0.0
     private(set) var loss = 0.0
 
-    /// The gain and loss of `fixes` (in time order) under `rules`; fixes without a finite altitude are left out.
-    init(_ fixes: [GPSFix], rules: StatisticsRules) {
-        var times: [Double] = [], altitudes: [Double] = []
-        for fix in fixes {
-            guard let altitude = fix.altitude, altitude.isFinite else { continue }
-            times.append(fix.time)
-            altitudes.append(altitude)
-        }
-        let smoothed = Self.windowAverage(Self.threePoint(altitudes), times: times, halfWidth: rules.elevationWindowS)
+    /// The gain and loss of `track` (in time order) under `rules`, from the fixes that have an altitude.
+    init(_ track: TrackPoints, rules: StatisticsRules) {
+        let smoothed = Self.windowAverage(Self.threePoint(track.altitudes), times: track.altitudeTimes,
+                                          halfWidth: rules.elevationWindowS)
         (gain, loss) = Self.turningPointSums(smoothed, hysteresis: rules.elevationHysteresisM)
     }
 

@@ -63,10 +63,10 @@ public enum TripStatisticsCalculator {
     /// The figures of `track` under `rules`. Fixes without a usable time or position (possible only when a caller
     /// builds a ``CleanedTrack`` by hand) are skipped; steps whose time does not increase add distance but no time.
     public static func compute(_ track: CleanedTrack, rules: StatisticsRules = .standard) -> TripStatistics {
-        let fixes = track.fixes.filter { $0.time.isFinite && $0.position != nil }
-        guard let first = fixes.first, let last = fixes.last else { return TripStatistics() }
-        let motion = TrackMotion(fixes, rules: rules)
-        let elevation = ElevationProfile(fixes, rules: rules)
+        let track = TrackPoints(track.fixes)
+        guard let first = track.first, let last = track.last else { return TripStatistics() }
+        let motion = TrackMotion(track, rules: rules)
+        let elevation = ElevationProfile(track, rules: rules)
         return TripStatistics(
             distanceM: motion.distanceM,
             elapsedS: max(0, last.time - first.time),
@@ -77,19 +77,7 @@ public enum TripStatisticsCalculator {
             elevationLossM: elevation.loss,
             start: first,
             end: last,
-            boundingBox: boundingBox(fixes)
+            boundingBox: track.boundingBox
         )
-    }
-
-    /// South, west, north, east of `fixes` (not empty).
-    static func boundingBox(_ fixes: [GPSFix]) -> [Double] {
-        var south = 90.0, west = 180.0, north = -90.0, east = -180.0
-        for fix in fixes {
-            south = min(south, fix.latitude)
-            north = max(north, fix.latitude)
-            west = min(west, fix.longitude)
-            east = max(east, fix.longitude)
-        }
-        return [south, west, north, east]
     }
 }
