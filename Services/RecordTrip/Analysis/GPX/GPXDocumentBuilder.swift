@@ -6,14 +6,15 @@ struct GPXDocumentBuilder {
     private let limits: GPXLimits
     private var document = GPXDocument(fixes: [], segmentStarts: [])
     /// Local names of the open elements, the root first.
-    private var open: [Substring] = []
+    private var open: [String] = []
     private var sawRoot = false
     private var segmentPending = false
     private var point: GPSFix?
     /// The `accel` samples of the point being read: offset in ms and x, y, z in g (times resolve at `</trkpt>`).
     private var pointAcceleration: [(offset: Double, x: Double, y: Double, z: Double)] = []
-    /// Character data of the leaf element being read, when it is one the reader keeps.
-    private var text: [UInt8]?
+    /// Whether the character data of the leaf element being read is kept, and that data (one buffer, reused).
+    private var capturing = false
+    private var text: [UInt8] = []
     private var firstTime = Double.infinity, lastTime = -Double.infinity
 
     /// Gravity in m/s²: Garmin writes accelerations in g, ``AccelerationSample`` holds m/s².
@@ -44,7 +45,7 @@ struct GPXDocumentBuilder {
         return document
     }
 
-    private mutating func start(_ name: Substring, attributes: [(name: Substring, value: ArraySlice<UInt8>)]) throws(GPXError) {
+    private mutating func start(_ name: String, attributes: [(name: String, value: ArraySlice<UInt8>)]) throws(GPXError) {
         if open.isEmpty {
             guard !sawRoot else { throw scanner.error("a second root element <\(name)> after </gpx>") }
             guard name == "gpx" else { throw scanner.error("the root element is <\(name)>, not <gpx>", kind: .notGPX) }
@@ -63,15 +64,20 @@ struct GPXDocumentBuilder {
         case "accel" where point != nil && parent == "AccelerationExtension":
             try readAcceleration(attributes)
         case "ele", "time", "speed", "course":
-            text = point == nil ? nil : []
+            capture(point != nil)
         case "name" where parent == "trk" || parent == "metadata":
-            text = document.name == nil ? [] : nil
+            capture(document.name == nil)
         default:
-            text = nil
+            capture(false)
         }
     }
 
-    private mutating func startPoint(_ attributes: [(name: Substring, value: ArraySlice<UInt8>)]) throws(GPXError) {
+    private mutating func capture(_ wanted: Bool) {
+        capturing = wanted
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func startPoint(_ attributes: [(name: String, value: ArraySlice<UInt8>)]) throws(GPXError) {
         guard document.fixes.count < limits.maxFixes else {
             throw scanner.error("more than \(limits.maxFixes) track points", kind: .tooLarge)
         }
@@ -85,7 +91,7 @@ struct GPXDocumentBuilder {
         pointAcceleration.removeAll(keepingCapacity: true)
     }
 
-    private func coordinate(_ attributes: [(name: Substring, value: ArraySlice<UInt8>)], _ key: String,
+    private func coordinate(_ attributes: [(name: String, value: ArraySlice<UInt8>)], _ key: String,
                             range: ClosedRange<Double>) throws(GPXError) -> Double {
         guard let raw = attributes.first(where: { $0.name == key })?.value else {
             throw scanner.error("<trkpt> without \(key)", kind: .invalidValue)
@@ -97,21 +103,28 @@ struct GPXDocumentBuilder {
         return value
     }
 
-    private mutating func readAcceleration(_ attributes: [(name: Substring, value: ArraySlice<UInt8>)]) throws(GPXError) {
+    private mutating func readAcceleration(_ attributes: [(name: String, value: ArraySlice<UInt8>)]) throws(GPXError) {
         guard document.acceleration.count + pointAcceleration.count < limits.maxAccelerationSamples else {
             throw scanner.error("more than \(limits.maxAccelerationSamples) accelerometer samples", kind: .tooLarge)
         }
-        var values: [Double] = []
-        for key in ["offset", "x", "y", "z"] {
-            guard let raw = attributes.first(where: { $0.name == key })?.value, let value = OSMNumbers.double(raw),
-                  value.isFinite
-            else { throw scanner.error("<accel> needs numeric offset, x, y and z", kind: .invalidValue) }
-            values.append(value)
+        var offset = Double.nan, x = Double.nan, y = Double.nan, z = Double.nan
+        for attribute in attributes {
+            let value = OSMNumbers.double(attribute.value) ?? .nan
+            switch attribute.name {
+            case "offset": offset = value
+            case "x": x = value
+            case "y": y = value
+            case "z": z = value
+            default: continue
+            }
         }
-        guard values[0] >= 0, values[0] <= 65_535 else {
-            throw scanner.error("<accel> offset \(values[0]) is not 0…65535 ms", kind: .invalidValue)
+        guard offset.isFinite, x.isFinite, y.isFinite, z.isFinite else {
+            throw scanner.error("<accel> needs numeric offset, x, y and z", kind: .invalidValue)
         }
-        pointAcceleration.append((values[0], values[1], values[2], values[3]))
+        guard offset >= 0, offset <= 65_535 else {
+            throw scanner.error("<accel> offset \(offset) is not 0…65535 ms", kind: .invalidValue)
+        }
+        pointAcceleration.append((offset, x, y, z))
     }
 
     private mutating func characters(_ bytes: ArraySlice<UInt8>, isCDATA: Bool) throws(GPXError) {
@@ -121,33 +134,34 @@ struct GPXDocumentBuilder {
             }
             return
         }
-        guard text != nil else { return }
-        guard text!.count + bytes.count <= 4_096 else { throw scanner.error("a value longer than 4096 bytes", kind: .invalidValue) }
-        if isCDATA {
-            text!.append(contentsOf: bytes)
+        guard capturing else { return }
+        guard text.count + bytes.count <= 4_096 else { throw scanner.error("a value longer than 4096 bytes", kind: .invalidValue) }
+        if isCDATA || !bytes.contains(UInt8(ascii: "&")) {
+            text.append(contentsOf: bytes)
         } else {
             guard let decoded = OSMXMLText.decode(bytes) else {
                 throw scanner.error("an undefined entity or bad character reference", kind: .forbiddenMarkup)
             }
-            text!.append(contentsOf: decoded.utf8)
+            text.append(contentsOf: decoded.utf8)
         }
     }
 
-    private mutating func end(_ name: Substring) throws(GPXError) {
+    private mutating func end(_ name: String) throws(GPXError) {
         guard let innermost = open.popLast() else { throw scanner.error("</\(name)> without a start tag") }
         guard innermost == name else { throw scanner.error("</\(name)> closes <\(innermost)>") }
-        if let value = text {
-            text = nil
-            try keep(value, of: name)
+        if capturing {
+            capturing = false
+            try keep(of: name)
         }
         if name == "trkpt", let fix = point {
             try finishPoint(fix)
         }
     }
 
-    private mutating func keep(_ value: [UInt8], of name: Substring) throws(GPXError) {
-        let trimmed = value.drop(while: OSMXMLText.isSpace).reversed().drop(while: OSMXMLText.isSpace).reversed()
-        let bytes = ArraySlice(trimmed)
+    private mutating func keep(of name: String) throws(GPXError) {
+        var bytes = text[...]
+        while let first = bytes.first, OSMXMLText.isSpace(first) { bytes.removeFirst() }
+        while let last = bytes.last, OSMXMLText.isSpace(last) { bytes.removeLast() }
         if name == "name" {
             document.name = String(decoding: bytes, as: UTF8.self)
             return

@@ -3,9 +3,9 @@ import RoadNetwork
 /// One piece of an XML document as the GPX reader needs it.
 enum XMLEvent {
     /// A start tag (`selfClosing` for `<a/>`): its local name (namespace prefix removed) and raw attribute values.
-    case start(name: Substring, attributes: [(name: Substring, value: ArraySlice<UInt8>)], selfClosing: Bool)
+    case start(name: String, attributes: [(name: String, value: ArraySlice<UInt8>)], selfClosing: Bool)
     /// An end tag's local name.
-    case end(name: Substring)
+    case end(name: String)
     /// Character data between tags, still escaped (`isCDATA`: from a CDATA section, not to be unescaped).
     case text(ArraySlice<UInt8>, isCDATA: Bool)
 }
@@ -118,7 +118,7 @@ struct XMLEventScanner {
             guard inner[index..<end].allSatisfy(OSMXMLText.isSpace) else { throw error("attributes in the end tag </\(name)>") }
             return .end(name: name)
         }
-        var attributes: [(name: Substring, value: ArraySlice<UInt8>)] = []
+        var attributes: [(name: String, value: ArraySlice<UInt8>)] = []
         while true {
             while index < end, OSMXMLText.isSpace(inner[index]) { index += 1 }
             guard index < end else { break }
@@ -144,10 +144,10 @@ struct XMLEventScanner {
     }
 
     /// `gpxtpx:speed` → `speed`: GPX files bind the Garmin namespaces to any prefix (`ns3:` in Garmin Connect's own
-    /// exports), so the reader goes by local names, which are unambiguous in a track point.
-    private static func localName(_ bytes: ArraySlice<UInt8>) -> Substring {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let colon = text.lastIndex(of: ":") else { return Substring(text) }
-        return text[text.index(after: colon)...]
+    /// exports), so the reader goes by local names, which are unambiguous in a track point. (Only the local part becomes
+    /// a string: GPX's names are short enough to be stored inline, without an allocation.)
+    private static func localName(_ bytes: ArraySlice<UInt8>) -> String {
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes[(colon + 1)...], as: UTF8.self)
     }
 }
