@@ -13,6 +13,7 @@ public struct CleaningCounts: Codable, Sendable, Hashable {
     /// Reached from the previous kept fix only at an impossible speed.
     public var impossibleJump: Int = 0
 
+    /// No fix dropped.
     public init() {}
 
     /// Every dropped fix.
@@ -21,9 +22,12 @@ public struct CleaningCounts: Codable, Sendable, Hashable {
 
 /// The derived track: the kept fixes in time order, and what was dropped. The raw upload is never changed.
 public struct CleanedTrack: Sendable, Hashable {
+    /// The kept fixes, in strictly increasing time.
     public var fixes: [GPSFix]
+    /// How many fixes were dropped, by rule.
     public var dropped: CleaningCounts
 
+    /// A cleaned track of `fixes` (as ``TrackCleaner`` made it, or built by hand in tests and tools).
     public init(fixes: [GPSFix], dropped: CleaningCounts) {
         self.fixes = fixes
         self.dropped = dropped
@@ -44,8 +48,9 @@ public struct CleaningRules: Codable, Sendable, Hashable {
     /// instead: a lone outlier is dropped, but a track that really moved on (or whose first fixes were the outliers) is
     /// not lost.
     public var confirmingFixes: Int = 3
-    /// Times outside 2000-01-01 … 2100-01-01 (seconds since the epoch) are invalid: a zero or garbage clock.
+    /// Times before this (2000-01-01, seconds since the epoch) are invalid: a zero or garbage clock.
     public var earliestTime: Double = 946_684_800
+    /// Times after this (2100-01-01, seconds since the epoch) are invalid.
     public var latestTime: Double = 4_102_444_800
 
     /// The default rules.

@@ -3,12 +3,16 @@ import Foundation
 /// What a GPX 1.1 file holds for a ride: its track points (all segments, in order, with the index where each segment
 /// starts) and, when the Garmin extensions carried them, accelerometer samples.
 public struct GPXDocument: Sendable, Hashable {
+    /// `<metadata><name>`, else the first `<trk><name>`.
     public var name: String?
+    /// Every `<trkpt>` of every track and segment, in file order (a point without `<time>` has a NaN time).
     public var fixes: [GPSFix]
-    /// Index into ``fixes`` where each `<trkseg>` starts.
+    /// Index into ``fixes`` where each `<trkseg>` starts (segments without points are not listed).
     public var segmentStarts: [Int]
+    /// Garmin `AccelerationExtension` samples, in m/s², timed from their track point.
     public var acceleration: [AccelerationSample]
 
+    /// A document of `fixes` (one segment by default).
     public init(name: String? = nil, fixes: [GPSFix], segmentStarts: [Int] = [0], acceleration: [AccelerationSample] = []) {
         self.name = name
         self.fixes = fixes

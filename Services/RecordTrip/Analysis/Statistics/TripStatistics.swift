@@ -10,15 +10,18 @@ public struct TripStatistics: Codable, Sendable, Hashable {
     public var averageSpeedMps: Double
     /// The highest sustained speed, m/s.
     public var maxSpeedMps: Double
-    /// Smoothed elevation gain and loss, metres (0 without altitudes).
+    /// Smoothed elevation gain, metres (0 without altitudes).
     public var elevationGainM: Double
+    /// Smoothed elevation loss, metres, positive (0 without altitudes).
     public var elevationLossM: Double
-    /// First and last kept fix (`nil` for an empty track).
+    /// First kept fix (`nil` for an empty track).
     public var start: GPSFix?
+    /// Last kept fix (`nil` for an empty track).
     public var end: GPSFix?
     /// South, west, north, east in degrees (`nil` for an empty track).
     public var boundingBox: [Double]?
 
+    /// Figures as given (all zero and absent by default: the statistics of an empty track).
     public init(distanceM: Double = 0, elapsedS: Double = 0, movingS: Double = 0, averageSpeedMps: Double = 0,
                 maxSpeedMps: Double = 0, elevationGainM: Double = 0, elevationLossM: Double = 0, start: GPSFix? = nil,
                 end: GPSFix? = nil, boundingBox: [Double]? = nil) {
