@@ -456,7 +456,8 @@ let package = Package(
         .testTarget(
             name: "RecordTripAnalysisTests",
             dependencies: ["RecordTripAnalysis", "Geo", "RoadNetwork", "ReferenceData", "ServiceTesting"],
-            path: "Tests/RecordTripAnalysisTests"
+            path: "Tests/RecordTripAnalysisTests",
+            exclude: ["Peers"]  // Python scripts of the peers, run by path (#filePath)
         ),
         .testTarget(
             name: "RecordTripTests",

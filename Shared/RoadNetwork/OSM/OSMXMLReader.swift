@@ -324,14 +324,16 @@ struct OSMXMLReader {
     }
 }
 
-/// XML text helpers: whitespace and the five predefined entities plus character references.
-enum OSMXMLText {
-    static func isSpace(_ byte: UInt8) -> Bool {
+/// XML text helpers: whitespace and the five predefined entities plus character references. Public because the GPX
+/// reader (RecordTripAnalysis) decodes its text with the same rules.
+public enum OSMXMLText {
+    /// Whether `byte` is XML whitespace (space, tab, line feed, carriage return).
+    public static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// `bytes` with entity and character references replaced; `nil` for an unknown entity or bad reference.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+    public static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -364,10 +366,11 @@ enum OSMXMLText {
     }
 }
 
-/// Number parsing straight from bytes, without building strings.
-enum OSMNumbers {
+/// Number parsing straight from bytes, without building strings. Public because the GPX reader (RecordTripAnalysis)
+/// parses its coordinates and values the same way.
+public enum OSMNumbers {
     /// A decimal integer with an optional sign; `nil` if anything else is there or it overflows.
-    static func int64(_ bytes: ArraySlice<UInt8>) -> Int64? {
+    public static func int64(_ bytes: ArraySlice<UInt8>) -> Int64? {
         var index = bytes.startIndex
         var negative = false
         if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -389,7 +392,7 @@ enum OSMNumbers {
     }
 
     /// A decimal number (`-12.345`, exponents through the standard library); `nil` if malformed.
-    static func double(_ bytes: ArraySlice<UInt8>) -> Double? {
+    public static func double(_ bytes: ArraySlice<UInt8>) -> Double? {
         var index = bytes.startIndex
         var negative = false
         if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
