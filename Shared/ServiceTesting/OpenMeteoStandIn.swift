@@ -29,10 +29,15 @@ public final class OpenMeteoStandIn: Sendable {
 
     /// One hour of weather in Open-Meteo's base units (°C, mm, WMO code, m/s, degrees).
     public struct Hour: Sendable, Equatable {
+        /// `temperature_2m`, °C.
         public var temperatureC: Double
+        /// `precipitation`, mm in the hour.
         public var precipitationMm: Double
+        /// `weather_code`, WMO code 0–99.
         public var weatherCode: Int
+        /// `wind_speed_10m`, m/s (served in the unit asked for).
         public var windSpeedMps: Double
+        /// `wind_direction_10m`, degrees the wind comes from.
         public var windDirectionDeg: Double
 
         /// An hour with these values.

@@ -27,6 +27,35 @@ import Testing
         #expect(await cache.upstreamCalls == 1)
     }
 
+    @Test("lookups arriving while the call is in flight join it, and share its failure too")
+    func joinsTheCallInFlight() async throws {
+        let upstream = ScriptedWeather()
+        upstream.hold(true)
+        upstream.fail(true)
+        // Failures not kept at all: only joining the call in flight can spare the provider.
+        let cache = CachedWeatherProvider(upstream: upstream, failureLifetime: .zero)
+        let failures = Task {
+            await withTaskGroup(of: (any Error)?.self) { group in
+                for i in 0..<20 {
+                    group.addTask {
+                        do {
+                            _ = try await cache.observation(latitude: 48.41, longitude: 15.61, time: Self.start + Double(i))
+                            return nil
+                        } catch {
+                            return error
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1 as? WeatherError) }
+            }
+        }
+        try await waitUntil("19 lookups joined the held call") { await cache.joinedCalls == 19 }
+        upstream.hold(false)
+        let errors = await failures.value
+        #expect(errors == Array(repeating: WeatherError.unreachable("scripted"), count: 20))
+        #expect(upstream.calls.count == 1)
+    }
+
     @Test("a different hour or a different cell asks again; the same cell and hour does not")
     func keysOnCellAndHour() async throws {
         let upstream = ScriptedWeather()

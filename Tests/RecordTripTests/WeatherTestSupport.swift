@@ -24,7 +24,7 @@ final class ScriptedWeather: WeatherProvider {
         var time: Double
     }
 
-    private let state = Mutex<(calls: [Call], failing: Bool)>(([], false))
+    private let state = Mutex<(calls: [Call], failing: Bool, held: Bool)>(([], false, false))
     private let delay: Duration
 
     init(delay: Duration = .zero) {
@@ -38,12 +38,18 @@ final class ScriptedWeather: WeatherProvider {
         state.withLock { $0.failing = failing }
     }
 
+    /// Holds every call until released (or releases them).
+    func hold(_ held: Bool) {
+        state.withLock { $0.held = held }
+    }
+
     func observation(latitude: Double, longitude: Double, time: Double) async throws -> WeatherObservation {
         let failing = state.withLock { state in
             state.calls.append(Call(latitude: latitude, longitude: longitude, time: time))
             return state.failing
         }
         if delay > .zero { try await Task.sleep(for: delay) }
+        while state.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(5)) }
         if failing { throw WeatherError.unreachable("scripted") }
         return WeatherObservation(temperatureC: time / 3600, windSpeedMps: latitude, windDirectionDeg: longitude,
                                   precipitationMm: 0, conditionCode: 1, source: "scripted")

@@ -19,6 +19,8 @@ public actor CachedWeatherProvider<Upstream: WeatherProvider>: WeatherProvider {
     public nonisolated let failureLifetime: Duration
     /// Upstream calls started so far (for tests and diagnostics).
     public private(set) var upstreamCalls = 0
+    /// Lookups that joined an upstream call already in flight instead of starting one (for tests and diagnostics).
+    public private(set) var joinedCalls = 0
 
     private enum State {
         case pending(Task<WeatherObservation, any Error>)
@@ -55,6 +57,7 @@ public actor CachedWeatherProvider<Upstream: WeatherProvider>: WeatherProvider {
         let cell = try WeatherCell(latitude: latitude, longitude: longitude, time: time)
         switch entries[cell]?.state {
         case .pending(let task)?:
+            joinedCalls += 1
             return try await Self.outcome(of: task).get()
         case .done(let result, let until)? where now() < until:
             return try result.get()
