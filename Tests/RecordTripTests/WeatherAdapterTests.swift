@@ -69,6 +69,15 @@ import Testing
         }
     }
 
+    @Test("Open-Meteo's public forecast host goes with its archive host; any other base URL serves both APIs")
+    func archiveHosts() {
+        #expect(OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com").archiveURL == "https://archive-api.open-meteo.com")
+        #expect(OpenMeteoWeatherProvider.archiveURL(besides: "https://customer-api.open-meteo.com/")
+            == "https://customer-archive-api.open-meteo.com/")
+        #expect(OpenMeteoWeatherProvider(baseURL: "http://weather.internal:8080").archiveURL == "http://weather.internal:8080")
+        #expect(OpenMeteoWeatherProvider(baseURL: "https://api.open-meteo.com", archiveURL: "http://mirror").archiveURL == "http://mirror")
+    }
+
     @Test("a saved Open-Meteo answer is read: the values of the start's hour, as the file holds them")
     func readsTheSavedAnswer() async throws {
         let fixture = try openMeteoFixture()

@@ -20,8 +20,9 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
 
     /// Base URL of the forecast API, e.g. `https://api.open-meteo.com`.
     public let baseURL: String
-    /// Base URL of the archive API, e.g. `https://archive-api.open-meteo.com` (a self-hosted Open-Meteo serves both
-    /// paths on one host, so it defaults to ``baseURL``).
+    /// Base URL of the archive API: by default `https://archive-api.open-meteo.com` for Open-Meteo's public
+    /// `https://api.open-meteo.com` (`customer-archive-api…` for `customer-api…`), else ``baseURL`` itself (a
+    /// self-hosted Open-Meteo, or the stand-in, serves both paths on one host).
     public let archiveURL: String
     /// Upper bound on one lookup, from connecting to the last byte of the answer.
     public let timeout: Duration
@@ -31,13 +32,13 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     private let httpClient: HTTPClient
     private let now: @Sendable () -> Date
 
-    /// An adapter for the API at `baseURL` (and `archiveURL`, default the same), each lookup bounded by `timeout`
-    /// (default 3 s), sending through `httpClient`. `now` decides which API a ride's start belongs to.
+    /// An adapter for the API at `baseURL` (and `archiveURL`, see ``archiveURL`` for its default), each lookup bounded
+    /// by `timeout` (default 3 s), sending through `httpClient`. `now` decides which API a ride's start belongs to.
     public init(baseURL: String, archiveURL: String? = nil, timeout: Duration = .seconds(3),
                 archiveAfter: Duration = .seconds(60 * 86_400), httpClient: HTTPClient = .shared,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.baseURL = baseURL
-        self.archiveURL = archiveURL ?? baseURL
+        self.archiveURL = archiveURL ?? Self.archiveURL(besides: baseURL)
         self.timeout = timeout
         self.archiveAfter = archiveAfter
         self.httpClient = httpClient
@@ -51,6 +52,17 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
         let url = request.url(base: request.api == .archive ? archiveURL : baseURL)
         let body = try await fetch(url)
         return try OpenMeteoHourlyAnswer.decode(body).observation(at: time, source: Self.sourceName)
+    }
+
+    /// The archive API that goes with the forecast API at `baseURL`: Open-Meteo's own hosts differ, a self-hosted
+    /// server's do not.
+    public static func archiveURL(besides baseURL: String) -> String {
+        for (forecast, archive) in [("://api.open-meteo.com", "://archive-api.open-meteo.com"),
+                                    ("://customer-api.open-meteo.com", "://customer-archive-api.open-meteo.com")]
+        where baseURL.lowercased().contains(forecast) {
+            return baseURL.replacingOccurrences(of: forecast, with: archive, options: .caseInsensitive)
+        }
+        return baseURL
     }
 
     /// The request a lookup for `time` sends: the archive API for rides older than ``archiveAfter``.
