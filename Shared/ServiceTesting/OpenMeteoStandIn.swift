@@ -21,6 +21,9 @@ public final class OpenMeteoStandIn: Sendable {
         case slow(Duration)
         /// This HTTP status with Open-Meteo's error body.
         case status(Int)
+        /// 200 and the first bytes of the body at once, the rest after waiting this long (a connection that stalls
+        /// mid-answer).
+        case stallingBody(Duration)
         /// 200 with a body that is not JSON.
         case garbage
         /// 200 with this body, whatever was asked (e.g. a saved real answer).
@@ -118,6 +121,7 @@ public final class OpenMeteoStandIn: Sendable {
         case .down: return Self.response(.serviceUnavailable, "503 Service Unavailable\n", type: "text/plain")
         case .slow(let delay): try await Task.sleep(for: delay)
         case .status(let code): return Self.error(HTTPResponse.Status(code: code), reason: "stand-in told to answer \(code)")
+        case .stallingBody(let delay): return Self.stalling(after: "{\"latitude\":48.4,", for: delay)
         case .garbage: return Self.response(.ok, "<html><body>Bad gateway", type: "application/json")
         case .replay(let body): return Self.response(.ok, body, type: "application/json")
         }
@@ -131,6 +135,15 @@ public final class OpenMeteoStandIn: Sendable {
 
     private static func error(_ status: HTTPResponse.Status, reason: String) -> Response {
         response(status, "{\"error\":true,\"reason\":\(OpenMeteoStandInQuery.jsonString(reason))}", type: "application/json")
+    }
+
+    private static func stalling(after start: String, for delay: Duration) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: start))
+            try await Task.sleep(for: delay)
+            try await writer.write(ByteBuffer(string: "\"longitude\":15.6}"))
+            try await writer.finish(nil)
+        })
     }
 
     private static func response(_ status: HTTPResponse.Status, _ body: String, type: String) -> Response {

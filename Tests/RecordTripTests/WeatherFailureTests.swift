@@ -83,6 +83,17 @@ import Testing
         }
     }
 
+    @Test("an answer that stalls after its head times out too: the timeout covers the body")
+    func stallingBody() async throws {
+        let standIn = OpenMeteoStandIn()
+        standIn.behave(.stallingBody(.seconds(3)))
+        try await standIn.run { base in
+            let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
+            #expect(error as? WeatherError == .timedOut(.milliseconds(300)))
+            #expect(took < .milliseconds(1_500), "took \(took)")
+        }
+    }
+
     @Test("the timeout bounds the whole exchange, a body that never ends included")
     func boundsTheWholeExchange() async throws {
         let started = ContinuousClock.now
@@ -110,6 +121,41 @@ import Testing
             }
             #expect(took < .seconds(2))
         }
+    }
+
+    @Test("the saved answer cut at every byte, or with bytes changed, gives an observation or a WeatherError, never a crash")
+    func damagedAnswers() throws {
+        let fixture = Data(try openMeteoFixture().utf8)
+        let time = fixtureDay + 14 * 3600
+        for length in 0..<fixture.count {
+            #expect(throws: WeatherError.self) {
+                try OpenMeteoHourlyAnswer.decode(fixture.prefix(length)).observation(at: time, source: "open-meteo")
+            }
+        }
+        // Seeded changes of 1–8 bytes to printable characters (a SplitMix64 stream, so a failure repeats).
+        var state: UInt64 = 0x5EED_0019
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var (decoded, rejected) = (0, 0)
+        for _ in 0..<2_000 {
+            var damaged = fixture
+            for _ in 0...(next() % 8) {
+                damaged[Int(next() % UInt64(damaged.count))] = UInt8(32 + next() % 95)
+            }
+            do {
+                let observation = try OpenMeteoHourlyAnswer.decode(damaged).observation(at: time, source: "open-meteo")
+                #expect(observation.temperatureC.isFinite && (0...99).contains(observation.conditionCode))
+                decoded += 1
+            } catch {
+                rejected += 1  // typed throws: the compiler guarantees a WeatherError
+            }
+        }
+        #expect(decoded > 0 && rejected > 0, "\(decoded) read, \(rejected) rejected")
     }
 
     @Test("the stand-in refuses what Open-Meteo refuses, and the adapter reports its reason")
