@@ -106,7 +106,7 @@ import Testing
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(try openMeteoFixture().utf8)) as? [String: Any])
         let standIn = OpenMeteoStandIn()
         let served = try await standIn.run { base in
-            let url = OpenMeteoRequest(api: .forecast, latitude: krems.latitude, longitude: krems.longitude, time: fixtureDay).url(base: base)
+            let url = try OpenMeteoRequest(api: .forecast, latitude: krems.latitude, longitude: krems.longitude, time: fixtureDay).url(base: base)
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
             #expect(response.status == .ok)
             return Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)

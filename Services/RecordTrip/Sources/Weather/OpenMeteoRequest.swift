@@ -30,8 +30,10 @@ public struct OpenMeteoRequest: Sendable, Equatable {
     /// The UTC day asked for, `YYYY-MM-DD`.
     public let day: String
 
-    /// The request for `time` (seconds since the epoch, UTC) at `latitude`, `longitude` on `api`.
-    public init(api: API, latitude: Double, longitude: Double, time: Double) {
+    /// The request for `time` (seconds since the epoch, UTC) at `latitude`, `longitude` on `api`; throws
+    /// ``WeatherError/invalidQuery(latitude:longitude:time:)`` for what ``WeatherCell`` refuses.
+    public init(api: API, latitude: Double, longitude: Double, time: Double) throws(WeatherError) {
+        _ = try WeatherCell(latitude: latitude, longitude: longitude, time: time)
         self.api = api
         self.latitude = latitude
         self.longitude = longitude

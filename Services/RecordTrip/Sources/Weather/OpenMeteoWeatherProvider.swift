@@ -47,8 +47,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
 
     /// The weather of the hour containing `time` at `latitude`, `longitude`.
     public func observation(latitude: Double, longitude: Double, time: Double) async throws -> WeatherObservation {
-        _ = try WeatherCell(latitude: latitude, longitude: longitude, time: time)  // validates the query
-        let request = request(latitude: latitude, longitude: longitude, time: time)
+        let request = try request(latitude: latitude, longitude: longitude, time: time)
         let url = request.url(base: request.api == .archive ? archiveURL : baseURL)
         let body = try await fetch(url)
         return try OpenMeteoHourlyAnswer.decode(body).observation(at: time, source: Self.sourceName)
@@ -66,9 +65,9 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     }
 
     /// The request a lookup for `time` sends: the archive API for rides older than ``archiveAfter``.
-    public func request(latitude: Double, longitude: Double, time: Double) -> OpenMeteoRequest {
+    public func request(latitude: Double, longitude: Double, time: Double) throws(WeatherError) -> OpenMeteoRequest {
         let age = now().timeIntervalSince1970 - time
-        return OpenMeteoRequest(api: age > archiveAfter.timeInterval ? .archive : .forecast,
+        return try OpenMeteoRequest(api: age > archiveAfter.timeInterval ? .archive : .forecast,
                                 latitude: latitude, longitude: longitude, time: time)
     }
 
