@@ -22,11 +22,15 @@ import Testing
         }
     }
 
-    @Test("a provider that is down (connection refused) fails within the timeout: AsyncHTTPClient retries connecting until then")
+    @Test("a provider that is down (connection refused) fails by the timeout: AsyncHTTPClient retries connecting until then")
     func refused() async throws {
         let (error, took) = await Self.failure("http://127.0.0.1:\(try closedPort())", timeout: .milliseconds(500))
-        #expect(error as? WeatherError == .timedOut(.milliseconds(500)))
-        #expect(took < .seconds(2))
+        // When the deadline strikes, AsyncHTTPClient reports the last connection error if it has one, else the deadline.
+        switch error as? WeatherError {
+        case .timedOut(.milliseconds(500))?, .unreachable?: break
+        default: Issue.record("expected timedOut or unreachable, got \(String(describing: error))")
+        }
+        #expect(took < .seconds(3), "took \(took)")
     }
 
     @Test("with a client that does not retry connecting, a refused connection is unreachable at once")
@@ -48,7 +52,7 @@ import Testing
             Issue.record("expected unreachable, got \(String(describing: failure))")
             return
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test("a provider behind a proxy that says 503 is an upstream status")
@@ -58,7 +62,7 @@ import Testing
         try await standIn.run { base in
             let (error, took) = await Self.failure(base)
             #expect(error as? WeatherError == .upstreamStatus(503, reason: nil))
-            #expect(took < .seconds(2))
+            #expect(took < .seconds(3))
         }
     }
 
@@ -75,22 +79,22 @@ import Testing
     @Test("a slow provider times out after the configured timeout, not after the provider")
     func slow() async throws {
         let standIn = OpenMeteoStandIn()
-        standIn.behave(.slow(.seconds(3)))
+        standIn.behave(.slow(.seconds(5)))
         try await standIn.run { base in
             let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
             #expect(error as? WeatherError == .timedOut(.milliseconds(300)))
-            #expect(took < .milliseconds(1_500), "took \(took)")
+            #expect(took < .seconds(3), "took \(took)")  // the stand-in answers after 5 s
         }
     }
 
     @Test("an answer that stalls after its head times out too: the timeout covers the body")
     func stallingBody() async throws {
         let standIn = OpenMeteoStandIn()
-        standIn.behave(.stallingBody(.seconds(3)))
+        standIn.behave(.stallingBody(.seconds(5)))
         try await standIn.run { base in
             let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
             #expect(error as? WeatherError == .timedOut(.milliseconds(300)))
-            #expect(took < .milliseconds(1_500), "took \(took)")
+            #expect(took < .seconds(3), "took \(took)")  // the stand-in answers after 5 s
         }
     }
 
@@ -100,7 +104,7 @@ import Testing
         await #expect(throws: WeatherError.timedOut(.milliseconds(200))) {
             try await OpenMeteoWeatherProvider.within(.milliseconds(200)) { try await Task.sleep(for: .seconds(30)) }
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     @Test("garbage, a wrong shape, arrays of unequal length and an oversized answer are malformed", arguments: [
@@ -119,7 +123,7 @@ import Testing
                 Issue.record("expected malformedResponse, got \(String(describing: error))")
                 return
             }
-            #expect(took < .seconds(2))
+            #expect(took < .seconds(3))
         }
     }
 
