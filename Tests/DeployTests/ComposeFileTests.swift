@@ -128,6 +128,25 @@ struct ComposeFileTests {
         #expect(gateway["WAYPOINT_POSTGRES_URL"] == nil)
     }
 
+    @Test("record-trip matches on extracts mounted read-only from ../shared/data, waits for auth, and starts with weather off")
+    func recordTrip() throws {
+        let service = try #require(try Self.services()["record-trip"])
+        let environment = Self.environment(service)
+        let mount = try #require((service["volumes"] as? [String])?.first { $0.hasPrefix("../shared/data:") })
+        let parts = mount.split(separator: ":")
+        #expect(parts.count == 3 && parts.last == "ro", "\(mount)")
+        let extracts = try #require(environment["WAYPOINT_RECORD_TRIP_EXTRACTS"]).split(separator: ",")
+        #expect(!extracts.isEmpty)
+        for extract in extracts {
+            #expect(extract.hasPrefix(parts[1] + "/"), "\(extract) lies in the mount")
+            let file = Self.root.deletingLastPathComponent().appendingPathComponent("shared/data")
+                .appendingPathComponent(String(extract.dropFirst(parts[1].count + 1)))
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(file.path) exists")
+        }
+        #expect(environment["WAYPOINT_RECORD_TRIP_WEATHER_URL"] == "")
+        #expect((service["depends_on"] as? [String: [String: String]])?["auth"]?["condition"] == "service_healthy")
+    }
+
     @Test("only the gateway publishes a port; every secret the file requires is listed in deploy/env.example")
     func portsAndSecrets() throws {
         let services = try Self.services()
