@@ -6,7 +6,8 @@ extension RideScript {
 
     /// World-frame vertical acceleration (m/s², up positive) at every sample: road vibration (white noise low-passed at
     /// 25 Hz, RMS `smoothVibration` × speed / 5 m/s × the surface's factor), pedalling at the cadence, and the
-    /// signatures.
+    /// signatures averaged over the sample interval (a phone's accelerometer filters before it samples, so a 30 ms
+    /// shock recorded at 20 Hz is smeared into its sample, not skipped).
     func verticalAcceleration(using random: inout SeededRandom) -> [Double] {
         let cutoff = min(25, 0.4 * settings.sampleRate)
         let alpha = 1 - exp(-2 * .pi * cutoff * step)
@@ -25,7 +26,7 @@ extension RideScript {
             let last = index(at: signature.start + signature.echoDelay + signature.length)
             guard first <= last else { continue }
             for index in first...last {
-                vertical[index] += signature.value(at: times[index])
+                vertical[index] += signature.sampled(at: times[index], interval: step)
             }
         }
         return vertical

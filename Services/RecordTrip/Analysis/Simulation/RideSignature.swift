@@ -40,6 +40,16 @@ struct RideSignature {
         front(time - start) + echoFactor * front(time - start - echoDelay)
     }
 
+    /// The waveform averaged over the `interval` centred on `time` (9 points): the sensor's own low-pass.
+    func sampled(at time: Double, interval: Double) -> Double {
+        let points = 9
+        var sum = 0.0
+        for point in 0..<points {
+            sum += value(at: time + interval * ((Double(point) + 0.5) / Double(points) - 0.5))
+        }
+        return sum / Double(points)
+    }
+
     func front(_ tau: Double) -> Double {
         guard tau >= 0, tau < length else { return 0 }
         switch shape {
