@@ -64,15 +64,23 @@ public enum ObstacleDetector {
     /// No phone accelerometer reads beyond ±16 g; a component larger than this (m/s²) is a corrupt sample, dropped.
     static let largestPlausibleReading = 1_000.0
 
-    /// The finite, plausible samples in time order (sorted only when they are not already).
+    /// The finite, plausible samples in time order: the input itself when it is all of that (the usual case, no
+    /// copy), else filtered and sorted.
     static func usableSamples(_ acceleration: [AccelerationSample]) -> [AccelerationSample] {
         let limit = largestPlausibleReading
-        var samples = acceleration.filter {
-            $0.time.isFinite && abs($0.x) <= limit && abs($0.y) <= limit && abs($0.z) <= limit
+        func usable(_ sample: AccelerationSample) -> Bool {
+            sample.time.isFinite && abs(sample.x) <= limit && abs(sample.y) <= limit && abs(sample.z) <= limit
         }
-        if !zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-            samples.sort { $0.time < $1.time }
+        var previous = -Double.infinity
+        var clean = true
+        for sample in acceleration {
+            guard usable(sample), sample.time >= previous else {
+                clean = false
+                break
+            }
+            previous = sample.time
         }
-        return samples
+        if clean { return acceleration }
+        return acceleration.filter(usable).sorted { $0.time < $1.time }
     }
 }

@@ -33,21 +33,41 @@ struct VerticalAcceleration {
 
     /// Unit vectors along the centred mean of the raw vector: the direction of gravity (plus slow accelerations) in
     /// the phone's frame at each sample; straight along z when the mean vanishes (free fall, a sensor reading zeros).
+    /// One pass with a running sum per axis.
     static func gravityDirections(_ samples: [AccelerationSample], times: [Double], width: Double) -> [Vector3] {
-        let xs = CentredMean.of(samples.map(\.x), times: times, width: width)
-        let ys = CentredMean.of(samples.map(\.y), times: times, width: width)
-        let zs = CentredMean.of(samples.map(\.z), times: times, width: width)
-        return samples.indices.map { Vector3(x: xs[$0], y: ys[$0], z: zs[$0]).unit ?? Vector3(x: 0, y: 0, z: 1) }
+        let count = samples.count
+        let half = width / 2
+        var result = [Vector3](repeating: Vector3(x: 0, y: 0, z: 1), count: count)
+        var low = 0
+        var high = -1
+        var sum = Vector3(x: 0, y: 0, z: 0)
+        for index in 0..<count {
+            while high + 1 < count, times[high + 1] <= times[index] + half {
+                high += 1
+                sum.add(samples[high], sign: 1)
+            }
+            while times[low] < times[index] - half {
+                sum.add(samples[low], sign: -1)
+                low += 1
+            }
+            if let unit = sum.unit { result[index] = unit }
+        }
+        return result
     }
 
     /// True within `rotationGuardMargin` seconds of a sample where gravity's direction turned faster than
     /// `rotationGuardRate` degrees per second over the last `rotationGuardLag` seconds.
     static func rotationGuard(_ gravity: [Vector3], times: [Double], settings: ObstacleDetectorSettings) -> [Bool] {
-        let lagged = CentredMean.lagged(times: times, lag: settings.rotationGuardLag)
         var fast = [Bool](repeating: false, count: gravity.count)
+        // Over at least `lag` seconds, turning less than rate × lag is never too fast: most samples stop there.
+        let surelySlow = cos(min(.pi, settings.rotationGuardRate * settings.rotationGuardLag * .pi / 180))
+        var earlier = -1
         for index in gravity.indices {
-            guard let earlier = lagged[index], times[index] > times[earlier] else { continue }
+            // The latest sample at least `lag` seconds before this one.
+            while earlier + 1 < index, times[earlier + 1] <= times[index] - settings.rotationGuardLag { earlier += 1 }
+            guard earlier >= 0, times[index] > times[earlier] else { continue }
             let cosine = min(1, max(-1, gravity[index].dot(gravity[earlier])))
+            guard cosine < surelySlow else { continue }
             let degreesPerSecond = acos(cosine) * 180 / .pi / (times[index] - times[earlier])
             fast[index] = degreesPerSecond > settings.rotationGuardRate
         }
@@ -78,6 +98,13 @@ struct Vector3: Sendable, Hashable {
     var z: Double
 
     func dot(_ other: Vector3) -> Double { x * other.x + y * other.y + z * other.z }
+
+    /// Adds (sign 1) or removes (sign −1) a sample's vector.
+    mutating func add(_ sample: AccelerationSample, sign: Double) {
+        x += sign * sample.x
+        y += sign * sample.y
+        z += sign * sample.z
+    }
 
     /// The vector scaled to length 1; `nil` when it is (nearly) zero or not finite.
     var unit: Vector3? {
