@@ -2,13 +2,12 @@
 /// filtered vertical acceleration and mean speed, the rolling baseline (median RMS of the neighbouring blocks, so a
 /// shock does not raise its own bar), and the rough stretches (sustained high RMS for the speed).
 struct RoughnessBlocks {
-    /// Where a rough stretch begins and ends (seconds), with its mean RMS, speed and largest shock.
+    /// Where a rough stretch begins and ends (seconds), with its mean vibration RMS (m/s²) and speed (m/s).
     struct Stretch {
         var start: Double
         var end: Double
         var rms: Double
         var speed: Double
-        var peak: Double
     }
 
     var origin: Double
@@ -102,6 +101,6 @@ struct RoughnessBlocks {
         let meanRMS = known.reduce(0) { $0 + vibration[$1] } / Double(known.count)
         let meanSpeed = known.reduce(0) { $0 + speed[$1] } / Double(known.count)
         return Stretch(start: origin + Double(blocks.lowerBound) * length,
-                       end: origin + Double(blocks.upperBound + 1) * length, rms: meanRMS, speed: meanSpeed, peak: 0)
+                       end: origin + Double(blocks.upperBound + 1) * length, rms: meanRMS, speed: meanSpeed)
     }
 }

@@ -5,8 +5,10 @@ public struct ObstacleScore: Sendable, Hashable {
     /// Seconds of slack around an obstacle.
     public static let window = 1.5
 
+    /// Candidates reported, and those that fell on an obstacle.
     public var candidates = 0
     public var trueCandidates = 0
+    /// Obstacles injected, and those found.
     public var obstacles = 0
     public var found = 0
     /// Found obstacles whose candidate had the right kind.

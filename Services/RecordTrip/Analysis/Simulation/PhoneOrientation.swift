@@ -3,6 +3,7 @@ import Foundation
 /// How the phone sits relative to the world (east, north, up): a unit quaternion rotating phone-frame vectors into the
 /// world frame. Test and benchmark support for the ride simulator; also lets a test turn a recorded ride's samples.
 public struct PhoneOrientation: Sendable, Hashable {
+    /// The quaternion's scalar and vector parts (unit length).
     public var w: Double
     public var x: Double
     public var y: Double

@@ -1,20 +1,14 @@
 /// The speed profile and the stops' confounders.
 extension RidePlanner {
+    /// Whether stops brake and set off hard (the braking confounder).
     var hardStops: Bool { settings.confounders.contains(.braking) }
 
+    /// One sample of the speed profile.
     mutating func updatePhase(time: Double, script: inout RideScript, random: inout SeededRandom) {
         let step = script.step
         switch phase {
         case let .cruising(until):
-            if time >= retarget {
-                target = random.uniform(settings.cruiseSpeed)
-                retarget = time + random.uniform(20...60)
-            }
-            speed += max(-0.3 * step, min(0.3 * step, target - speed))
-            if time >= until, roughUntil == nil, time - lastEvent > 3 {
-                phase = .braking(rate: hardStops ? random.uniform(2.0...3.5) : random.uniform(0.6...1.0))
-                if hardStops { script.confounders.append(SimulatedConfounder(kind: .braking, time: time)) }
-            }
+            cruise(time: time, until: until, script: &script, random: &random)
         case let .braking(rate):
             speed -= rate * step
             if speed <= 0 {
@@ -43,6 +37,19 @@ extension RidePlanner {
                 phase = .cruising(until: time + random.uniform(settings.stopEvery))
             }
         }
+    }
+
+    /// Cruising: the speed drifts to a target re-drawn every 20–60 s; at `until` the rider brakes for a stop (not in
+    /// the middle of a rough stretch or right after an obstacle).
+    mutating func cruise(time: Double, until: Double, script: inout RideScript, random: inout SeededRandom) {
+        if time >= retarget {
+            target = random.uniform(settings.cruiseSpeed)
+            retarget = time + random.uniform(20...60)
+        }
+        speed += max(-0.3 * script.step, min(0.3 * script.step, target - speed))
+        guard time >= until, roughUntil == nil, time - lastEvent > 3 else { return }
+        phase = .braking(rate: hardStops ? random.uniform(2.0...3.5) : random.uniform(0.6...1.0))
+        if hardStops { script.confounders.append(SimulatedConfounder(kind: .braking, time: time)) }
     }
 
     /// A stop beginning at `time`: 8–30 s, the phone maybe taken out and handled (turned to a new random orientation

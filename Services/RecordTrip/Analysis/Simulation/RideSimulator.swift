@@ -6,6 +6,7 @@
 public enum RideSimulator {
     /// What kind of ride to make.
     public struct Settings: Sendable, Hashable {
+        /// The seed of every random draw: a seed is a ride.
         public var seed: UInt64
         /// Seconds of riding, stops included.
         public var duration: Double = 1_800
