@@ -34,12 +34,53 @@ public struct ObstacleCandidate: Codable, Sendable, Hashable {
     }
 }
 
-// SKELETON: the session's `obstacles` helper replaces this with the real detector.
+/// Obstacle candidates from a ride's accelerometer samples, after Pothole Patrol's chain (Eriksson et al., MobiSys
+/// 2008) adapted to a phone carried in any orientation on a bicycle: gravity's direction from a rolling mean, the
+/// vertical acceleration as the projection on it, a high-pass, a speed gate, peaks against a rolling baseline and a
+/// speed-scaled threshold, a type guess and a severity; rough stretches from sustained energy. `docs/record-trip.md`
+/// describes each link and its constants (``ObstacleDetectorSettings``).
 public enum ObstacleDetector {
-    /// Candidates in time order. `route`, when given, is the matched route's geometry:
-    /// candidates are placed on it.
+    /// Candidates in time order. `route`, when given, is the matched route's geometry: candidates are placed on it.
+    ///
+    /// Any input is accepted: non-finite samples and fixes are ignored, unsorted ones sorted; without fixes there is no
+    /// speed, so the gate stays closed and the result is empty. Linear in the number of samples when they arrive in
+    /// time order (as a phone records them).
     public static func detect(acceleration: [AccelerationSample], fixes: [GPSFix],
-                              route: [Coordinate2D]? = nil) -> [ObstacleCandidate] {
-        []
+                              route: [Coordinate2D]? = nil,
+                              settings: ObstacleDetectorSettings = .standard) -> [ObstacleCandidate] {
+        let samples = usableSamples(acceleration)
+        let track = RideTrack(fixes: fixes, maximumGap: settings.maximumFixGap)
+        guard samples.count > 1, track.points.count > 1 else { return [] }
+        let vertical = VerticalAcceleration(samples: samples, settings: settings)
+        let speeds = track.speeds(at: vertical.times)
+        let blocks = RoughnessBlocks(vertical, speeds: speeds, settings: settings)
+        let stretches = blocks.stretches(settings: settings)
+        let shocks = ShockEvents.find(vertical, speeds: speeds, blocks: blocks, settings: settings)
+        let found = CandidatePlacement.candidates(shocks: shocks, stretches: stretches, vertical: vertical,
+                                                  settings: settings)
+        return CandidatePlacement.place(found, track: track, route: route, settings: settings)
+    }
+
+    /// No phone accelerometer reads beyond ±16 g; a component larger than this (m/s²) is a corrupt sample, dropped.
+    static let largestPlausibleReading = 1_000.0
+
+    /// The finite, plausible samples in time order: the input itself when it is all of that (the usual case, no
+    /// copy), else filtered and sorted.
+    static func usableSamples(_ acceleration: [AccelerationSample]) -> [AccelerationSample] {
+        let limit = largestPlausibleReading
+        func usable(_ sample: AccelerationSample) -> Bool {
+            sample.time.isFinite && abs(sample.x) <= limit && abs(sample.y) <= limit && abs(sample.z) <= limit
+        }
+        var previous = -Double.infinity
+        var clean = true
+        for sample in acceleration {
+            guard usable(sample), sample.time >= previous else {
+                clean = false
+                break
+            }
+            previous = sample.time
+        }
+        if clean { return acceleration }
+        return acceleration.filter(usable).sorted { $0.time < $1.time }
     }
 }
