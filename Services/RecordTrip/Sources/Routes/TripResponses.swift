@@ -54,7 +54,7 @@ struct RouteResponse: Codable, Sendable {
 
 /// A pending obstacle candidate.
 struct CandidateResponse: Codable, Sendable {
-    var id: UUID
+    var id: String
     var time: Date
     var lat: Double
     var lng: Double
@@ -64,15 +64,31 @@ struct CandidateResponse: Codable, Sendable {
     var speedMps: Double
 
     init(_ c: TripCandidate) {
-        (id, time, lat, lng) = (c.id, Date(timeIntervalSince1970: c.candidate.time), c.candidate.latitude, c.candidate.longitude)
+        (id, time, lat, lng) = (c.id.lowercased, Date(timeIntervalSince1970: c.candidate.time), c.candidate.latitude, c.candidate.longitude)
         (kind, severity, peakMps2, speedMps) = (c.candidate.kind.rawValue, c.candidate.severity, c.candidate.peakMps2, c.candidate.speedMps)
+    }
+}
+
+/// A confirmed obstacle of a review.
+struct ObstacleResponse: Codable, Sendable {
+    var id: String
+    var candidateId: String?
+    var lat: Double
+    var lng: Double
+    var kind: String
+    var severity: Double
+    var osmNodes: [Int64]
+
+    init(_ o: ReviewedObstacle) {
+        (id, candidateId, lat, lng) = (o.obstacleId.lowercased, o.candidateId?.lowercased, o.latitude, o.longitude)
+        (kind, severity, osmNodes) = (o.kind.rawValue, o.severity, o.osmNodes)
     }
 }
 
 /// The outcome of the rider's review.
 struct ReviewResponse: Codable, Sendable {
     var reviewedAt: Date
-    var obstacles: [ReviewedObstacle]
+    var obstacles: [ObstacleResponse]
     var rejected: Int
     var routeCorrected: Bool
     var submittedAsPathDraft: Bool
@@ -80,10 +96,10 @@ struct ReviewResponse: Codable, Sendable {
 
 /// `GET /v1/trips/{id}` and the answers of the commands on one trip.
 struct TripResponse: ResponseEncodable, Sendable {
-    var id: UUID
+    var id: String
     var status: String
     var source: String
-    var navigationSessionId: UUID?
+    var navigationSessionId: String?
     var createdAt: Date?
     var finishedAt: Date?
     /// Chunk sequence numbers received, ascending (a phone resumes an upload from the gaps).
@@ -100,7 +116,8 @@ struct TripResponse: ResponseEncodable, Sendable {
 
     init(_ view: TripView) {
         let s = view.state
-        (id, status, source, navigationSessionId) = (s.tripId ?? UUID(), s.status.rawValue, s.source, s.navigationSessionId)
+        (id, status, source, navigationSessionId) = ((s.tripId ?? UUID()).lowercased, s.status.rawValue, s.source,
+                                                     s.navigationSessionId?.lowercased)
         (createdAt, finishedAt, chunks) = (s.createdAt, s.finishedAt, s.chunks.keys.sorted())
         (fixCount, accelerationCount, weather) = (s.fixCount, s.accelerationCount, s.weather)
         statistics = view.detail.map { StatisticsResponse($0.statistics) }
@@ -110,7 +127,7 @@ struct TripResponse: ResponseEncodable, Sendable {
         }
         candidates = s.review == nil ? (view.detail?.candidates ?? []).map(CandidateResponse.init) : []
         review = s.review.map {
-            ReviewResponse(reviewedAt: $0.reviewedAt, obstacles: view.outcome?.obstacles ?? [], rejected: $0.rejected,
+            ReviewResponse(reviewedAt: $0.reviewedAt, obstacles: (view.outcome?.obstacles ?? []).map(ObstacleResponse.init), rejected: $0.rejected,
                            routeCorrected: $0.routeCorrected, submittedAsPathDraft: $0.submittedAsPathDraft)
         }
     }
@@ -118,7 +135,7 @@ struct TripResponse: ResponseEncodable, Sendable {
 
 /// One trip in a list.
 struct TripSummaryResponse: Codable, Sendable {
-    var id: UUID
+    var id: String
     var status: String
     var source: String
     var createdAt: Date
@@ -130,7 +147,7 @@ struct TripSummaryResponse: Codable, Sendable {
     var hasWeather: Bool
 
     init(_ row: TripRow) {
-        (id, status, source, createdAt, rideStartedAt, finishedAt) = (row.tripId, row.status.rawValue, row.source, row.createdAt,
+        (id, status, source, createdAt, rideStartedAt, finishedAt) = (row.tripId.lowercased, row.status.rawValue, row.source, row.createdAt,
                                                                       row.rideStartedAt, row.finishedAt)
         (figures, candidateCount, reviewed, hasWeather) = (row.figures, row.candidateCount, row.reviewed, row.hasWeather)
     }
@@ -168,4 +185,9 @@ struct PreviewResponse: ResponseEncodable, Sendable {
         route = RouteResponse(detail.route, confidence: detail.confidence, corrected: false)
         candidates = detail.candidates.map(CandidateResponse.init)
     }
+}
+
+extension UUID {
+    /// The lower-case spelling every Waypoint response uses.
+    var lowercased: String { uuidString.lowercased() }
 }

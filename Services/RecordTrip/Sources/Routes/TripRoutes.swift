@@ -8,7 +8,7 @@ import ServiceKit
 
 /// `POST /v1/trips/{id}/samples`: 201 when the chunk was new, 200 when it had been received already.
 struct ChunkResponse: ResponseEncodable, Sendable {
-    var tripId: UUID
+    var tripId: String
     var sequence: Int
     /// Chunk sequence numbers received so far, ascending.
     var chunks: [Int]
@@ -71,7 +71,7 @@ public struct TripRoutes: Sendable {
         let (state, added) = try await commands.addChunk(trip: trip, rider: rider, sequence: body.sequence, samples: body.body.samples,
                                                          metadata: metadata)
         return EditedResponse(status: added ? .created : .ok, response: ChunkResponse(
-            tripId: trip, sequence: body.sequence, chunks: state.chunks.keys.sorted(), fixCount: state.fixCount,
+            tripId: trip.lowercased, sequence: body.sequence, chunks: state.chunks.keys.sorted(), fixCount: state.fixCount,
             accelerationCount: state.accelerationCount))
     }
 
