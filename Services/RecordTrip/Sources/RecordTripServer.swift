@@ -93,5 +93,6 @@ public struct RecordTripServer: Sendable {
 public enum RecordTripEvents {
     public static let publishedTypes: Set<String> = [TripFinished.eventType, ObstacleConfirmed.eventType, RideSubmittedAsPathDraft.eventType]
 
+    /// Whether the envelope goes to `waypoint.trips`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
 }

@@ -22,6 +22,7 @@ public struct TripFigures: Codable, Sendable, Hashable {
     public var elevationGainM: Double
     public var elevationLossM: Double
 
+    /// Figures in metres, seconds and m/s.
     public init(distanceM: Double, elapsedS: Double, movingS: Double, averageSpeedMps: Double, maxSpeedMps: Double,
                 elevationGainM: Double, elevationLossM: Double) {
         self.distanceM = distanceM
@@ -57,6 +58,7 @@ public struct TripFinished: IntegrationEvent {
     public var candidateCount: Int
     public var finishedAt: Date
 
+    /// The event with every field given.
     public init(tripId: UUID, rideStartedHour: Date?, source: String, figures: TripFigures, fixCount: Int, keptFixCount: Int,
                 matchedLengthM: Double, candidateCount: Int, finishedAt: Date) {
         self.tripId = tripId
@@ -100,6 +102,7 @@ public struct ObstacleConfirmed: IntegrationEvent {
     public var detected: Bool
     public var confirmedAt: Date
 
+    /// The event with every field given.
     public init(obstacleId: UUID, osmNodes: [Int64], latitude: Double, longitude: Double, kind: ObstacleKind, severity: Double,
                 detected: Bool, confirmedAt: Date) {
         self.obstacleId = obstacleId
@@ -135,6 +138,7 @@ public struct RideSubmittedAsPathDraft: IntegrationEvent {
     public var condition: String?
     public var submittedAt: Date
 
+    /// The event with every field given.
     public init(draftId: UUID, riderId: UUID, pieces: [[Int64]], geometry: [[[Double]]], lengthM: Double, condition: String?,
                 submittedAt: Date) {
         self.draftId = draftId

@@ -13,6 +13,7 @@ public struct RecordTripCommandLine: AsyncParsableCommand {
         subcommands: [ServeCommand<RecordTripServer>.self],
         defaultSubcommand: ServeCommand<RecordTripServer>.self)
 
+    /// Creates it.
     public init() {}
 }
 

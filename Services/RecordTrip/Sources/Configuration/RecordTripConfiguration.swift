@@ -29,6 +29,7 @@ public struct RecordTripConfiguration: Sendable {
     public var weatherTimeout: Duration
     public var weatherBackfillInterval: Duration
 
+    /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
                 extracts: [String], weatherURL: URL? = nil, weatherTimeout: Duration = .seconds(2),
                 weatherBackfillInterval: Duration = .seconds(60)) {
@@ -53,6 +54,7 @@ public struct RecordTripConfiguration: Sendable {
         [try ReferenceDataDirectory.file("krems.osm.gz", environment: environment).path]
     }
 
+    /// Reads every key of the table above; throws ``ConfigurationError`` naming a bad one.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> RecordTripConfiguration {
         let reader = EnvironmentReader(serviceName: serviceName, environment: environment)

@@ -31,6 +31,7 @@ public struct TripState: Codable, Sendable, Hashable {
     public var weather: WeatherObservation?
     public var review: TripReviewed?
 
+    /// Creates it.
     public init() {}
 
     /// Whether `caller` may change it: it exists, is not deleted, and is theirs.
@@ -78,6 +79,7 @@ public enum TripAggregate: Aggregate {
         .registering(RideSubmittedAsPathDraft.self, TripEvent.draft)
         .registering(TripDeleted.self, TripEvent.deleted)
 
+    /// The trip's stream, `trip-<id>`.
     public static func streamID(_ tripId: UUID) -> String { "trip-\(tripId.uuidString.lowercased())" }
 
     public static func payload(of event: TripEvent) -> any EventPayload {

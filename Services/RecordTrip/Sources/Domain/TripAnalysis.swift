@@ -11,6 +11,7 @@ public struct RoutePiece: Codable, Sendable, Hashable {
     /// Metres along `geometry`.
     public var lengthM: Double
 
+    /// A piece of route.
     public init(osmNodes: [Int64], geometry: [Coordinate2D], lengthM: Double) {
         self.osmNodes = osmNodes
         self.geometry = geometry
@@ -51,6 +52,7 @@ public struct TripAnalyzer: Sendable {
     /// The map matcher over the service's road network; `nil` leaves the route empty.
     public let matcher: MapMatcher?
 
+    /// The chain with `matcher` (`nil`: no route).
     public init(matcher: MapMatcher?) {
         self.matcher = matcher
     }

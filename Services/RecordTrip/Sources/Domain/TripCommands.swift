@@ -110,13 +110,12 @@ public struct TripCommands: Sendable {
     @discardableResult
     public func fillWeather(trip: UUID) async throws -> Bool {
         let state = try await load(trip)
-        guard state.status == .finished, state.weather == nil, let rider = state.riderId, let sealed = state.analysis?.detail,
+        guard state.status == .finished, state.weather == nil, let sealed = state.analysis?.detail,
               let start = try await seal.open(TripAnalysisDetail.self, sealed)?.statistics.start,
               let observation = await observeWeather(at: start) else { return false }
         let recorded = TripWeatherRecorded(tripId: trip, weather: observation, recordedAt: now())
         let outcome = try await repository.execute(.recordWeather(recorded), on: TripAggregate.streamID(trip),
                                                    metadata: EventMetadata(actorID: "system:weather"), retries: 3)
-        _ = rider
         return !outcome.events.isEmpty
     }
 

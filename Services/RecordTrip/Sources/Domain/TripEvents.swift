@@ -96,6 +96,7 @@ public struct TripSamples: Codable, Sendable, Hashable {
     public var fixes: [GPSFix]
     public var acceleration: [AccelerationSample]
 
+    /// Samples as uploaded.
     public init(fixes: [GPSFix], acceleration: [AccelerationSample]) {
         self.fixes = fixes
         self.acceleration = acceleration

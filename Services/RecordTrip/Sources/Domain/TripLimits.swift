@@ -16,6 +16,7 @@ public struct TripLimits: Sendable, Hashable {
     /// Highest chunk sequence number.
     public var maximumSequence: Int = 1_000_000
 
+    /// Creates it.
     public init() {}
 
     /// The limits above.

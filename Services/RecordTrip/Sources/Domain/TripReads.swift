@@ -17,6 +17,7 @@ public struct TripTotals: Codable, Sendable, Hashable {
     public var elapsedS = 0.0
     public var elevationGainM = 0.0
 
+    /// Creates it.
     public init() {}
 
     mutating func add(_ row: TripRow) {
@@ -50,6 +51,7 @@ public struct TripReads: Sendable {
     let commands: TripCommands
     let store: any TripReadStore
 
+    /// Reads over the trip streams (through `commands`) and the `trips` read model.
     public init(commands: TripCommands, store: any TripReadStore) {
         self.commands = commands
         self.store = store

@@ -65,6 +65,7 @@ public struct TripReviews: Sendable {
     let nodes: OSMNodeLocator
     let now: @Sendable () -> Date
 
+    /// Reviews over the trip commands' log and keys, placing obstacles with `nodes`.
     public init(commands: TripCommands, nodes: OSMNodeLocator) {
         repository = commands.repository
         seal = commands.seal

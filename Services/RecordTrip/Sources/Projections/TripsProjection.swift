@@ -89,6 +89,7 @@ public struct SQLiteTripsProjection: SQLiteProjection {
     public let name = "trips"
     public let tables = ["trips"]
 
+    /// Creates it.
     public init() {}
 
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
@@ -120,6 +121,7 @@ public struct PostgresTripsProjection: PostgresProjection {
     public let name = "trips"
     public let tables = ["trips"]
 
+    /// Creates it.
     public init() {}
 
     public func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {

@@ -22,6 +22,7 @@ public struct TripRoutes: Sendable {
     let reviews: TripReviews
     let reads: TripReads
 
+    /// The routes over the service's commands, reviews and reads.
     public init(commands: TripCommands, reviews: TripReviews, reads: TripReads) {
         self.commands = commands
         self.reviews = reviews

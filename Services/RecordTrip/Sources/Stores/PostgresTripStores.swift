@@ -6,6 +6,7 @@ import PostgresNIO
 public struct PostgresTripReadStore: TripReadStore {
     let database: PostgresServiceDatabase
 
+    /// The store over `database` (its tables exist once the migrations and projections ran).
     public init(database: PostgresServiceDatabase) {
         self.database = database
     }
@@ -49,6 +50,7 @@ public struct PostgresTripReadStore: TripReadStore {
 public struct PostgresRiderErasureStore: RiderErasureStore {
     let database: PostgresServiceDatabase
 
+    /// The store over `database` (its tables exist once the migrations and projections ran).
     public init(database: PostgresServiceDatabase) {
         self.database = database
     }

@@ -6,6 +6,7 @@ import GRDB
 public struct SQLiteTripReadStore: TripReadStore {
     let database: SQLiteServiceDatabase
 
+    /// The store over `database` (its tables exist once the migrations and projections ran).
     public init(database: SQLiteServiceDatabase) {
         self.database = database
     }
@@ -40,6 +41,7 @@ public struct SQLiteTripReadStore: TripReadStore {
 public struct SQLiteRiderErasureStore: RiderErasureStore {
     let database: SQLiteServiceDatabase
 
+    /// The store over `database` (its tables exist once the migrations and projections ran).
     public init(database: SQLiteServiceDatabase) {
         self.database = database
     }

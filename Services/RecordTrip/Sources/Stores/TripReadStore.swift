@@ -5,6 +5,7 @@ public struct TripCursor: Sendable, Hashable {
     public var key: Int64
     public var id: UUID
 
+    /// A cursor after the trip `id` sorted at `key` (microseconds).
     public init(key: Int64, id: UUID) {
         self.key = key
         self.id = id
@@ -16,6 +17,7 @@ public struct TripCursor: Sendable, Hashable {
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
+    /// The cursor a `nextCursor` spells, `nil` for anything else.
     public init?(encoded: String) {
         var text = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while text.count % 4 != 0 { text += "=" }

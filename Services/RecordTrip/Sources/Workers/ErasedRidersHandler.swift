@@ -10,6 +10,7 @@ import PostgresNIO
 public struct SQLiteErasedRidersHandler: SQLiteEventHandler {
     public let name = "erased_riders"
 
+    /// Creates it.
     public init() {}
 
     public func createTables(_ db: Database) throws {
@@ -28,6 +29,7 @@ public struct SQLiteErasedRidersHandler: SQLiteEventHandler {
 public struct PostgresErasedRidersHandler: PostgresEventHandler {
     public let name = "erased_riders"
 
+    /// Creates it.
     public init() {}
 
     public func createTables(_ connection: PostgresConnection) async throws {

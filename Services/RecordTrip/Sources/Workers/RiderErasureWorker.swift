@@ -18,6 +18,7 @@ public struct RiderErasureWorker: Service {
     let interval: Duration
     let logger: Logger
 
+    /// The worker over the trip commands, the `trips` read model's reads and the erasures still to carry out.
     public init(commands: TripCommands, reads: any TripReadStore, store: any RiderErasureStore, trips: any ProjectionRunning,
                 checkpoints: any CheckpointStore, interval: Duration = .seconds(2), logger: Logger) {
         self.commands = commands
@@ -29,6 +30,7 @@ public struct RiderErasureWorker: Service {
         self.logger = logger
     }
 
+    /// Runs rounds until graceful shutdown.
     public func run() async throws {
         try await PeriodicWorker("rider erasure", every: interval, after: [trips], logger: logger) {
             _ = try await applyPending()
@@ -82,6 +84,7 @@ public struct WeatherBackfillWorker: Service {
     let interval: Duration
     let logger: Logger
 
+    /// The worker over the trip commands and the `trips` read model (it waits for it to be live).
     public init(commands: TripCommands, reads: any TripReadStore, trips: any ProjectionRunning, interval: Duration = .seconds(60),
                 logger: Logger) {
         self.commands = commands
@@ -91,6 +94,7 @@ public struct WeatherBackfillWorker: Service {
         self.logger = logger
     }
 
+    /// Runs rounds until graceful shutdown.
     public func run() async throws {
         try await PeriodicWorker("weather backfill", every: interval, immediately: false, after: [trips], logger: logger) {
             _ = try await fillPending()
