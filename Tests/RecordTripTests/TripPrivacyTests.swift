@@ -41,6 +41,17 @@ struct TripPrivacyTests {
         }
     }
 
+    @Test("the embedded feed of waypoint.trips serves only the published language: TripFinished, nothing sealed")
+    func feed() async throws {
+        try await App.with { client, _ in
+            _ = try await Self.finishedTrip(client, token: try await App.token(UUID.v4()))
+            let page = try await client.sendJSON(.get, "/v1/internal/events?after=0", token: AuthFeedStub.token)
+            #expect(page.status == 200)
+            #expect((page.json["events"] as? [[String: Any]])?.compactMap { $0["eventType"] as? String } == ["TripFinished"])
+            #expect(try await client.sendJSON(.get, "/v1/internal/events?after=0").status == 401)
+        }
+    }
+
     @Test("UserErased on waypoint.auth: the key is destroyed, the rider's trips leave every read model and the stream reads, new trips are 403",
           arguments: TestBackend.enabled)
     func erasure(backend: TestBackend) async throws {
