@@ -2,6 +2,7 @@ import Contracts
 import EventSourcing
 import Foundation
 @testable import RecordTrip
+import RecordTripAnalysis
 import ServiceKit
 import Testing
 
@@ -132,5 +133,24 @@ struct TripAggregateTests {
         let events = try TripAggregate.decide(.recordWeather(recorded), finished)
         #expect(events.count == 1)
         #expect(try TripAggregate.decide(.recordWeather(recorded), Self.fold(finished, events)).isEmpty)
+    }
+}
+
+@Suite("record-trip: the analysis chain's answer is always encodable")
+struct TripAnalyzerTests {
+    @Test("non-finite figures become 0 and a non-finite bounding box is dropped (JSON carries no NaN)")
+    func finiteFigures() throws {
+        let statistics = TripStatistics(distanceM: .nan, elapsedS: .infinity, movingS: 3, averageSpeedMps: -.infinity, maxSpeedMps: 2,
+                                        elevationGainM: .nan, elevationLossM: 1, boundingBox: [0, .nan, 1, 1])
+        let finite = TripAnalyzer.finite(statistics)
+        #expect(finite.distanceM == 0 && finite.elapsedS == 0 && finite.movingS == 3 && finite.averageSpeedMps == 0)
+        #expect(finite.elevationGainM == 0 && finite.elevationLossM == 1 && finite.boundingBox == nil)
+        _ = try JSONEncoder().encode(finite)
+    }
+
+    @Test("without a matcher or samples the chain still answers: no route, no candidate")
+    func emptyChain() {
+        let detail = TripAnalyzer(matcher: nil).analyse(TripSamples(fixes: [], acceleration: []))
+        #expect(detail.route.isEmpty && detail.candidates.isEmpty && detail.keptFixCount == 0 && detail.confidence == 0)
     }
 }

@@ -60,7 +60,7 @@ public struct TripAnalyzer: Sendable {
     /// Analyses a ride's samples (fixes in upload order; the cleaner sorts, drops and counts).
     public func analyse(_ samples: TripSamples) -> TripAnalysisDetail {
         let cleaned = TrackCleaner.clean(samples.fixes)
-        let statistics = TripStatisticsCalculator.compute(cleaned)
+        let statistics = Self.finite(TripStatisticsCalculator.compute(cleaned))
         let observations = cleaned.fixes.map {
             MatchObservation(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
         }
@@ -70,8 +70,21 @@ public struct TripAnalyzer: Sendable {
         let candidates = samples.acceleration.isEmpty ? [] :
             ObstacleDetector.detect(acceleration: samples.acceleration, fixes: cleaned.fixes, route: line.isEmpty ? nil : line)
         return TripAnalysisDetail(statistics: statistics, cleaning: cleaned.dropped, keptFixCount: cleaned.fixes.count, route: route,
-                                  confidence: matched?.confidence ?? 0,
-                                  candidates: candidates.map { TripCandidate(id: .v7(), candidate: $0) })
+                                  confidence: (matched?.confidence).map { $0.isFinite ? $0 : 0 } ?? 0,
+                                  candidates: candidates.filter { [$0.latitude, $0.longitude, $0.severity, $0.peakMps2, $0.speedMps, $0.time]
+                                      .allSatisfy(\.isFinite) }.map { TripCandidate(id: .v7(), candidate: $0) })
+    }
+
+    /// The statistics with every non-finite figure as 0: JSON (events, responses) cannot carry NaN or infinity, and a
+    /// figure the calculator could not compute must not fail the rider's finish.
+    static func finite(_ s: TripStatistics) -> TripStatistics {
+        func f(_ value: Double) -> Double { value.isFinite ? value : 0 }
+        var copy = s
+        (copy.distanceM, copy.elapsedS, copy.movingS) = (f(s.distanceM), f(s.elapsedS), f(s.movingS))
+        (copy.averageSpeedMps, copy.maxSpeedMps) = (f(s.averageSpeedMps), f(s.maxSpeedMps))
+        (copy.elevationGainM, copy.elevationLossM) = (f(s.elevationGainM), f(s.elevationLossM))
+        copy.boundingBox = s.boundingBox.flatMap { $0.allSatisfy(\.isFinite) ? $0 : nil }
+        return copy
     }
 }
 
