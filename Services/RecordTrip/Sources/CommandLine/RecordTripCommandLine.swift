@@ -26,7 +26,13 @@ extension RecordTripServer: ServableService {
     /// Open-Meteo adapter is wired here).
     public static func assemble(_ configuration: RecordTripConfiguration, storage: ServiceStorage, logger: Logger) async throws
         -> RecordTripServer {
-        try await assemble(configuration, storage: storage, network: nil, weather: nil, logger: logger)
+        // MERGE: the `weather` part's adapter goes here:
+        // `configuration.weatherURL.map { CachedWeatherProvider(OpenMeteoWeatherProvider(baseURL: $0, …)) }`.
+        if let url = configuration.weatherURL {
+            logger.warning("WAYPOINT_RECORD_TRIP_WEATHER_URL is set but this build has no weather adapter; trips get no weather",
+                           metadata: ["url": "\(url)"])
+        }
+        return try await assemble(configuration, storage: storage, network: nil, weather: nil, logger: logger)
     }
 
     /// ``application(metrics:keySource:logger:onServerRunning:)`` with the shared metrics and `auth`'s JWKS.
