@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "auth", targets: ["AuthMain"]),
         .executable(name: "tour-management", targets: ["TourManagementMain"]),
         .executable(name: "analytics", targets: ["AnalyticsMain"]),
+        .executable(name: "record-trip", targets: ["RecordTripMain"]),
         .executable(name: "gateway", targets: ["GatewayMain"]),
     ],
     dependencies: [
@@ -240,7 +241,7 @@ let package = Package(
         .target(
             name: "RecordTrip",
             dependencies: [
-                "Contracts", "EventSourcing", "Geo", "Messaging", "RecordTripAnalysis", "RoadNetwork", "ServiceKit",
+                "Contracts", "EventSourcing", "Geo", "Messaging", "RecordTripAnalysis", "ReferenceData", "RoadNetwork", "ServiceKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -251,7 +252,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            path: "Services/RecordTrip/Sources"
+            path: "Services/RecordTrip/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "RecordTripMain",
+            dependencies: ["RecordTrip", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/RecordTrip/Main"
         ),
 
         // gateway: the single public entry point — routing, edge auth, rate limits, caching, push (Services/Gateway).
@@ -476,7 +483,7 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "GatewayMain", "ServiceTesting",
+                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "GatewayMain", "ServiceTesting",
                 "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -487,7 +494,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "GatewayMain",
+                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "GatewayMain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

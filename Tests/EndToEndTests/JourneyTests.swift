@@ -48,8 +48,9 @@ struct JourneyTests {
         #expect(unknown.status == 404 && unknown.header("Content-Type")?.hasPrefix("application/problem+json") == true)
         #expect(try await api.send(.GET, "/v1/internal/events?after=0").status == 404, "internal routes are not exposed")
         #expect(try await api.send(.GET, "/v1/me/tours", token: "not-a-jwt").status == 401)
-        let absent = try await api.send(.GET, "/v1/trips")
-        #expect(absent.status == 503 && absent.json["code"] as? String == "service-unavailable", "record-trip does not exist yet")
+        let absent = try await api.send(.GET, "/v1/paths")
+        #expect(absent.status == 503 && absent.json["code"] as? String == "service-unavailable", "path-review does not exist yet")
+        #expect(try await api.send(.GET, "/v1/trips").status == 401, "record-trip runs and wants a rider")
 
         // Accounts.
         let suffix = String(UUID().uuidString.prefix(8)).lowercased()

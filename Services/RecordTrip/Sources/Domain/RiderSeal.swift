@@ -1,0 +1,64 @@
+import Contracts
+import EventSourcing
+import Foundation
+
+/// Seals values with the rider's own key (AES-256-GCM through `PersonalDataCipher`) and opens them again: a ride's
+/// samples, track, route and candidates rest only in this form, so destroying the key (``erase(_:)``) erases the ride
+/// in every copy of the log.
+public struct RiderSeal: Sendable {
+    private let sealText: @Sendable (String, String) async throws -> SealedPersonalData
+    private let openText: @Sendable (SealedPersonalData) async throws -> String?
+    private let eraseSubject: @Sendable (String) async throws -> Void
+
+    /// Over the service's key store.
+    public init(keys: any PersonalDataKeyStore) {
+        self = Self.over(keys)
+    }
+
+    private static func over<Keys: PersonalDataKeyStore>(_ keys: Keys) -> RiderSeal {
+        let cipher = PersonalDataCipher(keys: keys)
+        return RiderSeal(sealText: { try await cipher.seal($0, for: $1) }, openText: { try await cipher.open($0) },
+                         eraseSubject: { try await cipher.erase($0) })
+    }
+
+    private init(sealText: @escaping @Sendable (String, String) async throws -> SealedPersonalData,
+                 openText: @escaping @Sendable (SealedPersonalData) async throws -> String?,
+                 eraseSubject: @escaping @Sendable (String) async throws -> Void) {
+        self.sealText = sealText
+        self.openText = openText
+        self.eraseSubject = eraseSubject
+    }
+
+    /// The key subject of a rider: their user id, lower case (as everywhere in Waypoint).
+    public static func subject(_ rider: UUID) -> String { rider.uuidString.lowercased() }
+
+    /// `value` as JSON sealed for `rider`; 403 `account-erased` once their key was destroyed.
+    public func seal(_ value: some Encodable, for rider: UUID) async throws -> SealedPersonalData {
+        try await seal(json: try JSONEncoder().encode(value), for: rider)
+    }
+
+    /// JSON bytes sealed for `rider`.
+    public func seal(json: Data, for rider: UUID) async throws -> SealedPersonalData {
+        do {
+            return try await sealText(String(decoding: json, as: UTF8.self), Self.subject(rider))
+        } catch PersonalDataError.subjectErased {
+            throw TripError.riderErased
+        }
+    }
+
+    /// The sealed value, `nil` when its rider was erased.
+    public func open<Value: Decodable>(_ type: Value.Type, _ sealed: SealedPersonalData) async throws -> Value? {
+        guard let text = try await openText(sealed) else { return nil }
+        return try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+
+    /// Proves a rider may record (their key was not destroyed): 403 `account-erased` otherwise.
+    public func requireRecordable(_ rider: UUID) async throws {
+        _ = try await seal(json: Data("{}".utf8), for: rider)
+    }
+
+    /// Destroys the rider's key: every sealed sample, track and route of theirs becomes unreadable at once.
+    public func erase(_ rider: UUID) async throws {
+        try await eraseSubject(Self.subject(rider))
+    }
+}

@@ -1,0 +1,184 @@
+import Contracts
+import EventSourcing
+import Foundation
+import RecordTripAnalysis
+
+/// The trip commands over the log: create, add a chunk, finish (analysis, weather), import, delete, and the weather
+/// backfill. Each loads the trip stream, decides with ``TripAggregate`` and appends at the loaded version.
+public struct TripCommands: Sendable {
+    public typealias Repository = AggregateRepository<TripAggregate, AnyEventStore>
+
+    let repository: Repository
+    let seal: RiderSeal
+    let analyzer: TripAnalyzer
+    let weather: (any WeatherProvider)?
+    let weatherTimeout: Duration
+    public let limits: TripLimits
+    public let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - weather: where the weather at a ride's start comes from; `nil` records none.
+    ///   - weatherTimeout: how long a finish waits for the provider before leaving the weather to the backfill worker.
+    public init(store: AnyEventStore, keys: any PersonalDataKeyStore, analyzer: TripAnalyzer, weather: (any WeatherProvider)?,
+                weatherTimeout: Duration = .seconds(2), limits: TripLimits = .standard, now: @escaping @Sendable () -> Date = Date.init) {
+        // A snapshot keeps loads of a long trip to one read of its state, not a decode of every sealed chunk.
+        repository = Repository(store: store, snapshotEvery: 16)
+        seal = RiderSeal(keys: keys)
+        self.analyzer = analyzer
+        self.weather = weather
+        self.weatherTimeout = weatherTimeout
+        self.limits = limits
+        self.now = now
+    }
+
+    /// The trip as its stream says now.
+    public func load(_ trip: UUID) async throws -> TripState {
+        try await repository.load(TripAggregate.streamID(trip)).state
+    }
+
+    /// Starts a trip for `rider` (403 `account-erased` after their erasure).
+    public func create(rider: UUID, navigationSessionId: UUID?, metadata: EventMetadata) async throws -> TripState {
+        try await seal.requireRecordable(rider)
+        let id = UUID.v7()
+        let started = TripStarted(tripId: id, riderId: rider, navigationSessionId: navigationSessionId, source: "recorded", startedAt: now())
+        return try await repository.execute(.start(started), on: TripAggregate.streamID(id), metadata: metadata).state
+    }
+
+    /// Adds a chunk; `added` is false when the same chunk was received before (nothing new is recorded).
+    public func addChunk(trip: UUID, rider: UUID, sequence: Int, samples: TripSamples, metadata: EventMetadata) async throws
+        -> (state: TripState, added: Bool) {
+        let json = try samples.canonicalJSON()
+        let times = samples.fixes.map(\.time).filter(\.isFinite)
+        let chunk = TripSamplesReceived(
+            tripId: trip, sequence: sequence, digest: Self.digest(json), fixCount: samples.fixes.count,
+            accelerationCount: samples.acceleration.count, firstFixTime: times.min(), lastFixTime: times.max(),
+            samples: SealedPersonalData(subject: "", sealed: ""), receivedAt: now())
+        return try await mapConflicts {
+            try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 3) { loaded in
+                guard try !TripAggregate.decideChunk(chunk, caller: rider, limits: limits, loaded.state).isEmpty else {
+                    return ([], (loaded.state, false))
+                }
+                var sealed = chunk
+                sealed.samples = try await seal.seal(json: json, for: rider)
+                let events = try TripAggregate.decideChunk(sealed, caller: rider, limits: limits, loaded.state)
+                return (events, (events.reduce(loaded.state, TripAggregate.apply), true))
+            }
+        }
+    }
+
+    /// Finishes and analyses the trip; finishing a finished trip answers with its recorded result.
+    public func finish(trip: UUID, rider: UUID, metadata: EventMetadata) async throws -> TripState {
+        try await mapConflicts {
+            try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 1) { loaded in
+                guard try TripAggregate.mayFinish(loaded.state, caller: rider) else { return ([], loaded.state) }
+                let samples = try await self.samples(of: trip) ?? TripSamples(fixes: [], acceleration: [])
+                let events = try await finishEvents(loaded.state, samples: samples, rider: rider)
+                return (events, events.reduce(loaded.state, TripAggregate.apply))
+            }
+        }
+    }
+
+    /// A GPX ride as a finished trip in one append (started, its samples as chunk 0, analysed, finished).
+    public func importRide(_ document: GPXDocument, rider: UUID, metadata: EventMetadata) async throws -> TripState {
+        guard !document.fixes.isEmpty else { throw TripError.empty }
+        let samples = TripSamples(fixes: document.fixes, acceleration: document.acceleration)
+        let times = samples.fixes.map(\.time).filter(\.isFinite)
+        try TripAggregate.checkLimits(fixes: samples.fixes.count, acceleration: samples.acceleration.count, first: times.min(),
+                                      last: times.max(), limits: limits)
+        let id = UUID.v7(), at = now()
+        let json = try samples.canonicalJSON()
+        let started = TripStarted(tripId: id, riderId: rider, navigationSessionId: nil, source: "imported", startedAt: at)
+        let chunk = TripSamplesReceived(tripId: id, sequence: 0, digest: Self.digest(json), fixCount: samples.fixes.count,
+                                        accelerationCount: samples.acceleration.count, firstFixTime: times.min(), lastFixTime: times.max(),
+                                        samples: try await seal.seal(json: json, for: rider), receivedAt: at)
+        return try await repository.execute(on: TripAggregate.streamID(id), metadata: metadata) { _ in
+            let recorded = [TripEvent.started(started), .samples(chunk)].reduce(TripAggregate.initialState, TripAggregate.apply)
+            let events = [TripEvent.started(started), .samples(chunk)] + (try await finishEvents(recorded, samples: samples, rider: rider))
+            return (events, events.reduce(TripAggregate.initialState, TripAggregate.apply))
+        }
+    }
+
+    /// Deletes the trip (its rider only; 404 otherwise). `reason` is `rider` or `account-erased`.
+    public func delete(trip: UUID, rider: UUID, reason: String = "rider", metadata: EventMetadata) async throws {
+        try await mapConflicts {
+            _ = try await repository.execute(.delete(caller: rider, reason: reason, at: now()), on: TripAggregate.streamID(trip),
+                                             metadata: metadata, retries: 3)
+        }
+    }
+
+    /// Asks the provider for the weather of a finished trip that has none; true when it was recorded.
+    @discardableResult
+    public func fillWeather(trip: UUID) async throws -> Bool {
+        let state = try await load(trip)
+        guard state.status == .finished, state.weather == nil, let sealed = state.analysis?.detail,
+              let start = try await seal.open(TripAnalysisDetail.self, sealed)?.statistics.start,
+              let observation = await observeWeather(at: start) else { return false }
+        let recorded = TripWeatherRecorded(tripId: trip, weather: observation, recordedAt: now())
+        let outcome = try await repository.execute(.recordWeather(recorded), on: TripAggregate.streamID(trip),
+                                                   metadata: EventMetadata(actorID: "system:weather"), retries: 3)
+        return !outcome.events.isEmpty
+    }
+
+    /// Every chunk of the trip opened and joined in sequence order; `nil` when the rider was erased.
+    public func samples(of trip: UUID) async throws -> TripSamples? {
+        var chunks: [(Int, SealedPersonalData)] = []
+        for envelope in try await repository.store.readStream(TripAggregate.streamID(trip)) {
+            if case .samples(let chunk)? = try TripAggregate.eventTypes.decode(envelope) { chunks.append((chunk.sequence, chunk.samples)) }
+        }
+        var joined = TripSamples(fixes: [], acceleration: [])
+        for (_, sealed) in chunks.sorted(by: { $0.0 < $1.0 }) {
+            guard let opened = try await seal.open(TripSamples.self, sealed) else { return nil }
+            joined.fixes += opened.fixes
+            joined.acceleration += opened.acceleration
+        }
+        return joined
+    }
+
+    /// Analysis, the published `TripFinished`, and the weather when the provider answers in time.
+    func finishEvents(_ state: TripState, samples: TripSamples, rider: UUID) async throws -> [TripEvent] {
+        guard let trip = state.tripId else { throw TripError.notFound }
+        let detail = analyzer.analyse(samples)
+        let at = now()
+        let startedAt = detail.statistics.start.map { Date(timeIntervalSince1970: $0.time) }
+        let analysed = TripAnalysed(
+            tripId: trip, riderId: rider, figures: detail.figures, cleaning: detail.cleaning, rideStartedAt: startedAt,
+            fixCount: samples.fixes.count, keptFixCount: detail.keptFixCount, matchedLengthM: detail.matchedLengthM,
+            confidence: detail.confidence, candidateCount: detail.candidates.count, detail: try await seal.seal(detail, for: rider),
+            analysedAt: at)
+        let finished = TripFinished(
+            tripId: trip, rideStartedHour: startedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 / 3600).rounded(.down) * 3600) },
+            source: state.source, figures: detail.figures, fixCount: samples.fixes.count, keptFixCount: detail.keptFixCount,
+            matchedLengthM: detail.matchedLengthM, candidateCount: detail.candidates.count, finishedAt: at)
+        var events: [TripEvent] = [.analysed(analysed), .finished(finished)]
+        if let start = detail.statistics.start, let observation = await observeWeather(at: start) {
+            events.append(.weather(TripWeatherRecorded(tripId: trip, weather: observation, recordedAt: at)))
+        }
+        return events
+    }
+
+    /// The provider's weather at a fix, or `nil` when there is no provider, it fails, or it is slower than the timeout:
+    /// a provider never fails the trip (DESIGN, "Outside providers").
+    func observeWeather(at fix: GPSFix) async -> WeatherObservation? {
+        guard let weather else { return nil }
+        let timeout = weatherTimeout
+        return await withTaskGroup(of: WeatherObservation?.self) { group in
+            group.addTask { try? await weather.observation(latitude: fix.latitude, longitude: fix.longitude, time: fix.time) }
+            group.addTask { try? await Task.sleep(for: timeout); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    static func digest(_ data: Data) -> String {
+        SHA256Digest.hex(data)
+    }
+
+    private func mapConflicts<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as EventStoreError where error.isConcurrentChange {
+            throw TripError.concurrentChange
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Contracts
+import EventSourcing
+import Foundation
+import RecordTripAnalysis
+
+// The events of a trip's stream `trip-<tripId>` that stay in record-trip's log (the published ones are in
+// `Shared/Contracts/Trips`). Samples, tracks, routes and candidate places are sealed with the rider's key
+// (`SealedPersonalData`): erasing the key erases the ride from every copy of the log. Figures and times stay in clear.
+
+/// A rider started recording a trip (or imported one).
+public struct TripStarted: EventPayload, Hashable {
+    public static let eventType = "TripStarted"
+    public var tripId: UUID
+    public var riderId: UUID
+    /// The navigation session the ride followed, when the phone linked one.
+    public var navigationSessionId: UUID?
+    /// `recorded` or `imported`.
+    public var source: String
+    public var startedAt: Date
+}
+
+/// One chunk of samples, sealed; `digest` (SHA-256 of the chunk's canonical JSON) tells a repeated upload from a
+/// different one under the same sequence number.
+public struct TripSamplesReceived: EventPayload, Hashable {
+    public static let eventType = "TripSamplesReceived"
+    public var tripId: UUID
+    public var sequence: Int
+    public var digest: String
+    public var fixCount: Int
+    public var accelerationCount: Int
+    /// Earliest and latest fix time in the chunk, seconds since the Unix epoch (`nil` without fixes).
+    public var firstFixTime: Double?
+    public var lastFixTime: Double?
+    /// ``TripSamples`` as JSON, sealed with the rider's key.
+    public var samples: SealedPersonalData
+    public var receivedAt: Date
+}
+
+/// The analysis of a finished trip: figures in clear, everything placed (statistics with start and end, the matched
+/// route, candidates) sealed as ``TripAnalysisDetail``.
+public struct TripAnalysed: EventPayload, Hashable {
+    public static let eventType = "TripAnalysed"
+    public var tripId: UUID
+    public var riderId: UUID
+    public var figures: TripFigures
+    public var cleaning: CleaningCounts
+    /// The first kept fix's time (`nil` when none was kept).
+    public var rideStartedAt: Date?
+    public var fixCount: Int
+    public var keptFixCount: Int
+    public var matchedLengthM: Double
+    public var confidence: Double
+    public var candidateCount: Int
+    public var detail: SealedPersonalData
+    public var analysedAt: Date
+}
+
+/// The weather at the ride's start, when the provider answered (at finish, or later from the backfill worker).
+public struct TripWeatherRecorded: EventPayload, Hashable {
+    public static let eventType = "TripWeatherRecorded"
+    public var tripId: UUID
+    public var weather: WeatherObservation
+    public var recordedAt: Date
+}
+
+/// The rider reviewed the trip's obstacle candidates (and maybe corrected its route); the outcome is sealed
+/// (``TripReviewOutcome``), the confirmed obstacles follow as published `ObstacleConfirmed` events.
+public struct TripReviewed: EventPayload, Hashable {
+    public static let eventType = "TripReviewed"
+    public var tripId: UUID
+    public var riderId: UUID
+    public var confirmed: Int
+    public var rejected: Int
+    public var added: Int
+    public var routeCorrected: Bool
+    public var submittedAsPathDraft: Bool
+    public var outcome: SealedPersonalData
+    public var reviewedAt: Date
+}
+
+/// The trip was deleted — by its rider (`reason: rider`) or because the rider's account was erased (`account-erased`).
+public struct TripDeleted: EventPayload, Hashable {
+    public static let eventType = "TripDeleted"
+    public var tripId: UUID
+    public var riderId: UUID
+    public var reason: String
+    public var deletedAt: Date
+}
+
+extension TripFinished: EventPayload {}
+extension ObstacleConfirmed: EventPayload {}
+extension RideSubmittedAsPathDraft: EventPayload {}
+
+/// What one chunk carries (and what a sealed chunk opens to).
+public struct TripSamples: Codable, Sendable, Hashable {
+    public var fixes: [GPSFix]
+    public var acceleration: [AccelerationSample]
+
+    /// Samples as uploaded.
+    public init(fixes: [GPSFix], acceleration: [AccelerationSample]) {
+        self.fixes = fixes
+        self.acceleration = acceleration
+    }
+
+    /// Sorted-key JSON: the same samples always give the same bytes (and digest).
+    public func canonicalJSON() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(self)
+    }
+}

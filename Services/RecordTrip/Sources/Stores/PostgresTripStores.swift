@@ -1,0 +1,74 @@
+import EventSourcing
+import Foundation
+import PostgresNIO
+
+/// ``TripReadStore`` in the service's PostgreSQL database.
+public struct PostgresTripReadStore: TripReadStore {
+    let database: PostgresServiceDatabase
+
+    /// The store over `database` (its tables exist once the migrations and projections ran).
+    public init(database: PostgresServiceDatabase) {
+        self.database = database
+    }
+
+    public func page(rider: UUID, after cursor: TripCursor?, limit: Int) async throws -> [TripRow] {
+        let query: PostgresQuery = if let cursor {
+            """
+            SELECT row FROM trips WHERE rider_id = \(rider)
+                AND (sort_at_us < \(cursor.key) OR (sort_at_us = \(cursor.key) AND trip_id < \(cursor.id)))
+            ORDER BY sort_at_us DESC, trip_id DESC LIMIT \(limit)
+            """
+        } else {
+            "SELECT row FROM trips WHERE rider_id = \(rider) ORDER BY sort_at_us DESC, trip_id DESC LIMIT \(limit)"
+        }
+        return try await rows(query)
+    }
+
+    public func all(rider: UUID) async throws -> [TripRow] {
+        try await rows("SELECT row FROM trips WHERE rider_id = \(rider) ORDER BY sort_at_us DESC, trip_id DESC")
+    }
+
+    public func weatherPending(limit: Int) async throws -> [UUID] {
+        var ids: [UUID] = []
+        for try await (id) in try await database.client.query("SELECT trip_id FROM trips WHERE weather_pending LIMIT \(limit)",
+                                                              logger: database.logger).decode(UUID.self) {
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private func rows(_ query: PostgresQuery) async throws -> [TripRow] {
+        var result: [TripRow] = []
+        for try await (text) in try await database.client.query(query, logger: database.logger).decode(String.self) {
+            result.append(try TripRowFold.decode(text))
+        }
+        return result
+    }
+}
+
+/// ``RiderErasureStore`` in the service's PostgreSQL database.
+public struct PostgresRiderErasureStore: RiderErasureStore {
+    let database: PostgresServiceDatabase
+
+    /// The store over `database` (its tables exist once the migrations and projections ran).
+    public init(database: PostgresServiceDatabase) {
+        self.database = database
+    }
+
+    public func pendingRiders() async throws -> [UUID] {
+        guard try await database.tableExists("erased_riders") else { return [] }
+        var riders: [UUID] = []
+        for try await (id) in try await database.client.query("""
+            SELECT user_id FROM erased_riders WHERE user_id NOT IN (SELECT user_id FROM rider_erasures_applied) LIMIT 100
+            """, logger: database.logger).decode(UUID.self) {
+            riders.append(id)
+        }
+        return riders
+    }
+
+    public func markApplied(_ rider: UUID) async throws {
+        try await database.client.query("""
+            INSERT INTO rider_erasures_applied (user_id, applied_at) VALUES (\(rider), now()) ON CONFLICT (user_id) DO NOTHING
+            """, logger: database.logger)
+    }
+}

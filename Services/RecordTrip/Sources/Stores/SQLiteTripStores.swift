@@ -1,0 +1,64 @@
+import EventSourcing
+import Foundation
+import GRDB
+
+/// ``TripReadStore`` in the embedded SQLite database.
+public struct SQLiteTripReadStore: TripReadStore {
+    let database: SQLiteServiceDatabase
+
+    /// The store over `database` (its tables exist once the migrations and projections ran).
+    public init(database: SQLiteServiceDatabase) {
+        self.database = database
+    }
+
+    public func page(rider: UUID, after cursor: TripCursor?, limit: Int) async throws -> [TripRow] {
+        var sql = "SELECT row FROM trips WHERE rider_id = ?"
+        var arguments: StatementArguments = [rider.uuidString.lowercased()]
+        if let cursor {
+            sql += " AND (sort_at_us < ? OR (sort_at_us = ? AND trip_id < ?))"
+            arguments += [cursor.key, cursor.key, cursor.id.uuidString.lowercased()]
+        }
+        sql += " ORDER BY sort_at_us DESC, trip_id DESC LIMIT \(limit)"
+        let (statement, binds) = (sql, arguments)
+        return try await database.read { db in try String.fetchAll(db, sql: statement, arguments: binds).map(TripRowFold.decode) }
+    }
+
+    public func all(rider: UUID) async throws -> [TripRow] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT row FROM trips WHERE rider_id = ? ORDER BY sort_at_us DESC, trip_id DESC",
+                                arguments: [rider.uuidString.lowercased()]).map(TripRowFold.decode)
+        }
+    }
+
+    public func weatherPending(limit: Int) async throws -> [UUID] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT trip_id FROM trips WHERE weather_pending = 1 LIMIT \(limit)").compactMap(UUID.init(uuidString:))
+        }
+    }
+}
+
+/// ``RiderErasureStore`` in the embedded SQLite database.
+public struct SQLiteRiderErasureStore: RiderErasureStore {
+    let database: SQLiteServiceDatabase
+
+    /// The store over `database` (its tables exist once the migrations and projections ran).
+    public init(database: SQLiteServiceDatabase) {
+        self.database = database
+    }
+
+    public func pendingRiders() async throws -> [UUID] {
+        try await database.read { db in
+            guard try db.tableExists("erased_riders") else { return [] }
+            return try String.fetchAll(db, sql: """
+                SELECT user_id FROM erased_riders WHERE user_id NOT IN (SELECT user_id FROM rider_erasures_applied) LIMIT 100
+                """).compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    public func markApplied(_ rider: UUID) async throws {
+        try await database.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO rider_erasures_applied (user_id, applied_at_us) VALUES (?, ?)",
+                           arguments: [rider.uuidString.lowercased(), Date().microsecondsSince1970])
+        }
+    }
+}
