@@ -22,17 +22,14 @@ extension RecordTripServer: ServableService {
     public typealias Configuration = RecordTripConfiguration
     public typealias Storage = ServiceStorage
 
-    /// ``assemble(_:storage:network:weather:now:logger:)`` with the configured extracts (no weather provider until the
-    /// Open-Meteo adapter is wired here).
+    /// ``assemble(_:storage:network:weather:now:logger:)`` with the configured extracts and, when
+    /// `WAYPOINT_RECORD_TRIP_WEATHER_URL` is set, the Open-Meteo adapter behind the per-cell-and-hour cache.
     public static func assemble(_ configuration: RecordTripConfiguration, storage: ServiceStorage, logger: Logger) async throws
         -> RecordTripServer {
-        // MERGE: the `weather` part's adapter goes here:
-        // `configuration.weatherURL.map { CachedWeatherProvider(OpenMeteoWeatherProvider(baseURL: $0, …)) }`.
-        if let url = configuration.weatherURL {
-            logger.warning("WAYPOINT_RECORD_TRIP_WEATHER_URL is set but this build has no weather adapter; trips get no weather",
-                           metadata: ["url": "\(url)"])
+        let weather = configuration.weatherURL.map { url in
+            CachedWeatherProvider(upstream: OpenMeteoWeatherProvider(baseURL: url.absoluteString, timeout: configuration.weatherTimeout))
         }
-        return try await assemble(configuration, storage: storage, network: nil, weather: nil, logger: logger)
+        return try await assemble(configuration, storage: storage, network: nil, weather: weather, logger: logger)
     }
 
     /// ``application(metrics:keySource:logger:onServerRunning:)`` with the shared metrics and `auth`'s JWKS.

@@ -101,16 +101,7 @@ public struct OpenMeteoWeatherProvider: WeatherProvider {
     /// Runs `work`, throwing ``WeatherError/timedOut(_:)`` if it has not finished after `limit` (then cancelling it):
     /// AsyncHTTPClient's own deadline covers the answer's head only, not a body that trickles in.
     static func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw WeatherError.timedOut(limit) }
-            return value
-        }
+        try await TimeLimit.run(limit, onTimeout: { WeatherError.timedOut(limit) }, work)
     }
 }
 
