@@ -76,4 +76,22 @@ struct BodyLimitTests {
         }
         #expect(store.stored.value == 2)
     }
+
+    @Test("ride uploads (samples, GPX import, preview) get the large limit; creating a trip keeps the default")
+    func rideUploadsHaveTheLargeLimit() async throws {
+        let store = Store()
+        try await GatewayHarness.run(upstreams: ["record-trip": store.standIn], configure: { configuration in
+            configuration.mediaMaxBodyBytes = 3 << 20
+        }) { (gateway: GatewayHarness) async throws in
+            let twoMiB = ByteBuffer(repeating: 1, count: 2 << 20)
+            for path in ["/v1/trips/7f1d/samples", "/v1/trips/import", "/v1/trips/preview"] {
+                #expect(try await gateway.send(.POST, path, body: .bytes(twoMiB)).status == 201, "\(path)")
+            }
+            #expect(try await gateway.send(.POST, "/v1/trips", body: .bytes(twoMiB)).status == 413)
+        }
+        #expect(store.stored.value == 3)
+        #expect(RoutePolicies.isRideUpload(method: .post, path: "/v1/trips/7f1d/samples"))
+        #expect(!RoutePolicies.isRideUpload(method: .get, path: "/v1/trips/import"))
+        #expect(!RoutePolicies.isRideUpload(method: .post, path: "/v1/trips/7f1d/finish"))
+    }
 }

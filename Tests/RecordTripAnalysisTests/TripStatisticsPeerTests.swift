@@ -5,7 +5,7 @@ import RoadNetwork
 import Testing
 
 /// The statistics against gpxpy 1.6.2 run on the same GPX file (written by GPXWriter, read back by GPXReader, cleaned,
-/// computed). Tolerances (docs/parts/record-trip-statistics.md): distance within 1 %; moving time within 1 % of the
+/// computed). Tolerances (docs/record-trip.md): distance within 1 %; moving time within 1 % of the
 /// elapsed time; elevation gain and loss within 3 m on noise-free altitudes (our ±10 s average rounds a sharp summit),
 /// and nearer the truth than gpxpy when the altitudes are noisy. Max speed is defined differently (gpxpy: the 95th percentile of step speeds; ours: the highest
 /// median of five 10-second chord speeds), so it is only required to be nearer the truth than gpxpy's on noisy tracks.

@@ -25,7 +25,9 @@ struct GatewayMiddleware: RouterMiddleware {
         case .proxied(let proxied): route = proxied
         }
         let upstream = route.upstream ?? ""
-        let limit = RoutePolicies.isMediaUpload(method: request.method, path: request.uri.path) ? mediaMaxBodyBytes : maxBodyBytes
+        let large = RoutePolicies.isMediaUpload(method: request.method, path: request.uri.path)
+            || RoutePolicies.isRideUpload(method: request.method, path: request.uri.path)
+        let limit = large ? mediaMaxBodyBytes : maxBodyBytes
         return try await BodyLimitMiddleware(limit: limit).handle(request, context: context) { request, context in
             try await authentication.handle(request, context: context) { request, context in
                 try await rateLimits.apply(request, context: context) { request, context in

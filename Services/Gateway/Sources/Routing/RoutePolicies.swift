@@ -23,6 +23,15 @@ public enum RoutePolicies {
         return segments.count == 6 && segments[0] == "v1" && segments[1] == "tours" && segments[3] == "stops" && segments[5] == "media"
     }
 
+    /// Whether `method path` uploads a ride and gets the ride body limit: `POST /v1/trips/import`,
+    /// `POST /v1/trips/preview` and `POST /v1/trips/{id}/samples` (record-trip enforces its own, smaller per-kind
+    /// limits behind it: 16 MiB per chunk, 64 MiB per GPX file).
+    public static func isRideUpload(method: HTTPRequest.Method, path: String) -> Bool {
+        guard method == .post, let segments = RouteTable.normalizedSegments(path), segments.count >= 3,
+              segments[0] == "v1", segments[1] == "trips" else { return false }
+        return (segments.count == 3 && ["import", "preview"].contains(segments[2])) || (segments.count == 4 && segments[3] == "samples")
+    }
+
     /// Whether `path` is under `/v1/auth`, where the stricter per-IP limit applies.
     public static func isAuthentication(path: String) -> Bool {
         guard let segments = RouteTable.normalizedSegments(path) else { return false }

@@ -34,7 +34,7 @@ public struct CleanedTrack: Sendable, Hashable {
     }
 }
 
-/// The bounds the cleaner judges fixes by (docs/parts/record-trip-statistics.md explains each choice).
+/// The bounds the cleaner judges fixes by (docs/record-trip.md explains each choice).
 public struct CleaningRules: Codable, Sendable, Hashable {
     /// A fix whose horizontal accuracy is worse (larger) than this is dropped as poor, metres. A positive accuracy up to
     /// this bound is kept; 0 means "not reported" (Android's `Location.getAccuracy()` without `hasAccuracy()`) and is
@@ -66,7 +66,7 @@ public enum TrackCleaner {
     /// The fixes that pass `rules`, in time order, with the count of each kind dropped.
     ///
     /// Fixes earlier than (or at the same time as) the last kept fix are dropped, not sorted back in: see
-    /// docs/parts/record-trip-statistics.md. A fix that cannot be reached from the last kept fix is held back; when
+    /// docs/record-trip.md. A fix that cannot be reached from the last kept fix is held back; when
     /// `rules.confirmingFixes` such fixes agree with each other the cleaner believes them, dropping up to
     /// `confirmingFixes − 1` kept fixes they contradict (the lone outlier that was kept first).
     public static func clean(_ fixes: [GPSFix], rules: CleaningRules = .standard) -> CleanedTrack {

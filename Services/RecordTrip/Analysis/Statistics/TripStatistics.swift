@@ -38,7 +38,7 @@ public struct TripStatistics: Codable, Sendable, Hashable {
     }
 }
 
-/// The constants of the statistics (docs/parts/record-trip-statistics.md gives the reasons and gpxpy's equivalents).
+/// The constants of the statistics (docs/record-trip.md gives the reasons and gpxpy's equivalents).
 public struct StatisticsRules: Codable, Sendable, Hashable {
     /// A step between two fixes counts as moving when its speed is above this, m/s (gpxpy's default, 1 km/h).
     public var stoppedSpeedMps: Double = 1 / 3.6
