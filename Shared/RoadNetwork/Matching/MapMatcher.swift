@@ -88,16 +88,35 @@ public struct Coordinate2D: Sendable, Hashable, Codable {
     }
 }
 
-// SKELETON: the session's `mapmatch` helper replaces this with the hidden-Markov-model matcher.
+/// A hidden-Markov-model map matcher (Newson & Krumm 2009; constants from Valhalla Meili): puts a ride's fixes on the
+/// streets they were most likely taken on, as pieces of OSM node sequences (`docs/road-network.md`, "Map matching").
+///
+/// Candidates come from the router's ``SnapIndex`` (every edge within a fix's search radius), route distances from
+/// bounded searches in the router's reusable search workspaces; the costs per metre prefer cycleways a little, so a
+/// track that fits a cycleway and its parallel road about equally goes to the cycleway. Safe from any task.
 public struct MapMatcher: Sendable {
+    /// The router whose graph, snapping index and search workspaces the matcher uses.
     public let router: RoadRouter
+    /// The matcher's constants.
+    public let rules: MapMatchRules
+    /// Metres × the way-preference factor, per edge and direction.
+    let costs: RoadWeights
 
-    public init(router: RoadRouter) {
+    /// A matcher on `router`'s graph with `rules` (Meili's defaults by default).
+    public init(router: RoadRouter, rules: MapMatchRules = MapMatchRules()) {
         self.router = router
+        self.rules = rules
+        costs = RoadWeights(matchingCostsOf: router.graph, exponent: rules.preferenceExponent)
     }
 
+    /// The ride `observations` (in time order) put on the network; any input is answered — invalid fixes (NaN, off
+    /// the globe) and fixes with no street within their radius come back `unmatched`, an empty ride as no pieces.
     public func match(_ observations: [MatchObservation]) -> MapMatchResult {
-        MapMatchResult(pieces: [], fixes: observations.map { _ in .init(state: .unmatched, position: nil, distance: nil, piece: nil) },
-                       confidence: 0)
+        let lattice = MatchLattice(observations, index: router.snapIndex, rules: rules)
+        return router.trees.withTree { tree in
+            let transitions = MatchTransitions(graph: router.graph, costs: costs, rules: rules, tree: tree)
+            let path = MatchViterbi(lattice: lattice, fixes: observations, transitions: transitions).run()
+            return MatchAssembly(lattice: lattice, fixes: observations, transitions: transitions).result(path)
+        }
     }
 }

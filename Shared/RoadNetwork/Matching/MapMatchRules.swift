@@ -1,0 +1,58 @@
+/// The constants of the hidden-Markov-model map matcher (Newson & Krumm 2009), with Valhalla Meili's defaults where
+/// Meili has one (`docs/road-network.md`, "Map matching"). Distances in metres, times in seconds.
+public struct MapMatchRules: Sendable, Hashable {
+    /// σ_z: standard deviation of a fix's distance to the street it was taken on, for fixes without an accuracy
+    /// (Newson & Krumm's estimate; Meili's `sigma_z`). A fix's own accuracy, when larger, is used instead.
+    public var sigmaZ = 4.07
+    /// β: scale of the exponential on |route distance − great-circle distance| between consecutive fixes (Meili's `beta`),
+    /// for fixes of σ_z; scaled by the two fixes' mean σ / σ_z when they report a larger accuracy (the difference is
+    /// mostly their noise).
+    public var beta = 3.0
+    /// Candidate search radius for a fix without accuracy (Meili's `search_radius`).
+    public var searchRadius = 50.0
+    /// With an accuracy, the radius is this many times it (3σ holds 99 % of a 2-D Gaussian's fixes) …
+    public var accuracyRadiusFactor = 3.0
+    /// … within these bounds.
+    public var minimumSearchRadius = 15.0
+    public var maximumSearchRadius = 100.0
+    /// Candidate edges kept per fix, nearest first (each gives a state per direction it may be ridden).
+    public var maximumCandidates = 8
+    /// A route between consecutive fixes longer than this is no transition: the ride breaks there (Meili's
+    /// `breakage_distance`).
+    public var breakageDistance = 2_000.0
+    /// … and so is one longer than this many times the fixes' great-circle distance plus both search radii (Meili's
+    /// `max_route_distance_factor`).
+    public var maximumRouteDistanceFactor = 5.0
+    /// A fix nearer than this (or than its own σ, when larger) to the last matched fix is interpolated, not matched
+    /// (Meili's `interpolation_distance`).
+    public var interpolationDistance = 10.0
+    /// Seconds between consecutive fixes beyond which the ride breaks (the phone lost its fix, or the rider took a
+    /// train): nothing is invented across the gap.
+    public var maximumTimeGap = 120.0
+    /// Metres a fix may fall back along the edge it is on without the matcher reading a U-turn (GPS noise) …
+    public var backtrackTolerance = 15.0
+    /// … or this many times the sum of the two fixes' σ, when more (the noise along the street of two fixes).
+    public var backtrackSigmas = 2.0
+    /// Metres added to the cost of a transition whose route turns back on an edge it just rode: noise beside a
+    /// junction should not read as a detour into a side street and back (a rider rarely turns round).
+    public var uTurnPenalty = 200.0
+    /// κ in the way-preference cost: riding a metre of a way of preference p costs (pmax / p)^κ − 1 extra metres in
+    /// the transition (0: no preference; cycleways cost least), so of two parallel ways the track fits about equally,
+    /// the cycleway wins.
+    public var preferenceExponent = 0.5
+
+    /// The defaults above.
+    public init() {}
+
+    /// The σ of a fix's emission: its accuracy when it reports one larger than σ_z, else σ_z.
+    func sigma(accuracy: Double?) -> Double {
+        guard let accuracy, accuracy.isFinite, accuracy > sigmaZ else { return sigmaZ }
+        return min(accuracy, maximumSearchRadius)
+    }
+
+    /// The candidate search radius of a fix.
+    func radius(accuracy: Double?) -> Double {
+        guard let accuracy, accuracy.isFinite, accuracy > 0 else { return searchRadius }
+        return min(max(accuracyRadiusFactor * accuracy, minimumSearchRadius), maximumSearchRadius)
+    }
+}

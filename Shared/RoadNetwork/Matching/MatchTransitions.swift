@@ -1,0 +1,148 @@
+import Foundation
+
+/// The transition costs between the states of two consecutive steps: −log of Newson & Krumm's exponential on
+/// |route distance − great-circle distance| / β, plus the way-preference cost of the route (``MapMatchRules``).
+///
+/// Route distances come from one bounded Dijkstra search per distinct vertex the earlier states ride towards, on the
+/// matching costs (metres × the preference factor), stopped as soon as every vertex the later states start from is
+/// settled or the bound is passed; the route's length in metres is read back along the search tree.
+struct MatchTransitions {
+    let graph: RoadGraph
+    /// Weight per edge and direction: metres × (pmax / p)^κ.
+    let costs: RoadWeights
+    let rules: MapMatchRules
+    let tree: SearchTree
+
+    /// A route found between two states: its length in metres, its cost in metres (length + preference extra), and
+    /// its first and last arcs (-1 when it has none: the two states' vertices are one).
+    struct Route {
+        var length: Double
+        var cost: Double
+        var firstArc: Int32 = -1
+        var lastArc: Int32 = -1
+        /// Whether it turns back on itself somewhere between its first and last arc.
+        var turnsBack = false
+    }
+
+    /// The vertex a state rides towards.
+    static func endVertex(_ graph: RoadGraph, _ state: MatchState) -> Int {
+        Int(state.reversed ? graph.edgeSources[state.edge] : graph.edgeTargets[state.edge])
+    }
+
+    /// The vertex a state's edge is entered from.
+    static func startVertex(_ graph: RoadGraph, _ state: MatchState) -> Int {
+        Int(state.reversed ? graph.edgeTargets[state.edge] : graph.edgeSources[state.edge])
+    }
+
+    /// Cost per metre of `edge` ridden in direction `reversed`.
+    func perMetre(_ edge: Int, reversed: Bool) -> Double {
+        let length = graph.edgeLengths[edge]
+        let cost = reversed ? costs.backward[edge] : costs.forward[edge]
+        return length > 0 ? cost / length : 1
+    }
+
+    /// The route from `a` to `b` along one edge ridden one way, when `b` lies ahead of `a` (or behind it by no more
+    /// than the backtrack tolerance, read as standing still); `nil` otherwise.
+    func direct(_ a: MatchState, _ b: MatchState, tolerance: Double) -> Route? {
+        guard a.edge == b.edge, a.reversed == b.reversed, b.position >= a.position - tolerance else { return nil }
+        let length = max(b.position - a.position, 0)
+        return Route(length: length, cost: length * perMetre(a.edge, reversed: a.reversed))
+    }
+
+    /// The cost in nats of a transition along `route` across `gap`; infinite beyond its bound.
+    func cost(_ route: Route, _ gap: MatchGap) -> Double {
+        guard route.length <= gap.bound else { return .infinity }
+        return (abs(route.length - gap.greatCircle) + (route.cost - route.length)) / gap.beta
+    }
+
+    /// The route from `a` through the vertices `middle` joins to `b`, with the U-turn penalty when it turns back at
+    /// either end or on the way (a rider rarely does; GPS noise beside a junction often looks like it).
+    func joined(_ a: MatchState, _ middle: Route, _ b: MatchState) -> Route {
+        let rest = graph.edgeLengths[a.edge] - a.position
+        var route = Route(length: rest + middle.length + b.position,
+                          cost: rest * perMetre(a.edge, reversed: a.reversed) + middle.cost + b.position * perMetre(b.edge, reversed: b.reversed))
+        let turnsBack = middle.turnsBack || (middle.firstArc < 0 ? a.edge == b.edge
+                                                                 : Int(middle.firstArc >> 1) == a.edge || Int(middle.lastArc >> 1) == b.edge)
+        if turnsBack { route.cost += rules.uTurnPenalty }
+        return route
+    }
+
+    /// The transition costs from every state in `from` to every state in `to` (row-major, `from.count × to.count`)
+    /// into `matrix`, across `gap`.
+    func fill(_ matrix: inout [Double], from: ArraySlice<MatchState>, to: ArraySlice<MatchState>, gap: MatchGap) {
+        matrix.removeAll(keepingCapacity: true)
+        matrix.append(contentsOf: repeatElement(.infinity, count: from.count * to.count))
+        let targets = Array(Set(to.map { Self.startVertex(graph, $0) }))
+        var searched: [Int: [Route?]] = [:]
+        for (i, a) in from.enumerated() {
+            let vertex = Self.endVertex(graph, a)
+            if searched[vertex] == nil { searched[vertex] = routes(from: vertex, to: targets, bound: gap.bound) }
+            let found = searched[vertex]!
+            for (j, b) in to.enumerated() {
+                var best = Double.infinity
+                if let route = direct(a, b, tolerance: gap.backtrack) { best = cost(route, gap) }
+                if let index = targets.firstIndex(of: Self.startVertex(graph, b)), let middle = found[index] {
+                    best = min(best, cost(joined(a, middle, b), gap))
+                }
+                matrix[i * to.count + j] = best
+            }
+        }
+    }
+
+    /// The cheapest routes from `vertex` to each of `targets` (`nil` where none is found within the bound).
+    func routes(from vertex: Int, to targets: [Int], bound: Double) -> [Route?] {
+        tree.reset()
+        var remaining = targets.count
+        let costBound = bound * Self.boundSlack
+        tree.grow(graph, costs, backwards: false, seeds: [(vertex, 0)], stop: { $0 > costBound || remaining == 0 },
+                  settle: { settled, _ in if targets.contains(settled) { remaining -= 1 } })
+        return targets.map { target in
+            let cost = tree.distance(target)
+            guard cost.isFinite, tree.isSettled(target) else { return nil }
+            var route = walk(to: target)
+            route.cost = cost
+            return route
+        }
+    }
+
+    /// The search stops at costs of this many times the length bound (costs exceed lengths on disfavoured ways).
+    static let boundSlack = 2.0
+
+    /// The search tree's path to `target`: its metres, first and last arcs, and whether it turns back (an edge
+    /// followed by itself).
+    private func walk(to target: Int) -> Route {
+        var route = Route(length: 0, cost: 0)
+        var vertex = target
+        var arc = tree.parent(vertex)
+        route.lastArc = arc
+        while arc >= 0 {
+            route.length += graph.edgeLengths[Int(arc >> 1)]
+            route.firstArc = arc
+            vertex = SearchTree.otherEnd(graph, arc: arc, from: vertex)
+            arc = tree.parent(vertex)
+            if arc >= 0, arc >> 1 == route.firstArc >> 1 { route.turnsBack = true }
+        }
+        return route
+    }
+}
+
+extension RoadWeights {
+    /// The matcher's costs: each allowed direction of an edge weighs its length × (pmax / p)^`exponent`, p the way's
+    /// preference and pmax the profile's highest (forbidden directions stay infinite).
+    init(matchingCostsOf graph: RoadGraph, exponent: Double) {
+        // Exponent 0 gives plain lengths: the factor is 1 everywhere.
+        let highest = graph.profile.maximumPreference
+        var forward = graph.edgeLengths, backward = graph.edgeLengths
+        for edge in 0..<graph.edgeCount {
+            let preference = max(graph.ways[Int(graph.edgeWays[edge])].use.preference, 1e-3)
+            let factor = Swift.max(1, Foundation.pow(highest / preference, exponent))
+            forward[edge] = graph.edgeForwardWeights[edge].isFinite ? forward[edge] * factor : .infinity
+            backward[edge] = graph.edgeBackwardWeights[edge].isFinite ? backward[edge] * factor : .infinity
+        }
+        self.overlay = .empty
+        self.forward = forward
+        self.backward = backward
+        self.unmatchedPairs = 0
+        self.graphFingerprint = graph.fingerprint
+    }
+}

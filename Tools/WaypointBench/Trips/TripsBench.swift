@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ReferenceData
+
+/// `waypoint-bench trips`: the record-trip service's figures (issue 19). For now map matching: time per 1-hour ride
+/// on Krems and Helsinki, route mismatch on synthetic rides at σ 5, 10 and 20 m, and leuvenmapmatching on the same
+/// traces.
+struct TripsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trips",
+        abstract: "Measures record-trip: map matching time and accuracy against leuvenmapmatching.",
+        discussion: """
+            Synthetic rides over krems.osm.gz and helsinki.osm.pbf from --data-dir (RideSimulator: routes from the \
+            router, 4–7 m/s, one fix a second, Gaussian noise). The peer runs through scripts/lib/peers/leuven_match.py \
+            with the interpreter in WAYPOINT_PEERS_PYTHON; without it the peer figures are null. See \
+            docs/benchmarks.md, "trips".
+            """
+    )
+
+    @Option(help: "1-hour rides (3,600 fixes) timed per city.")
+    var hourRides = 20
+
+    @Option(help: "Rides (1.5–3 km, Krems) per noise σ for the route mismatch.")
+    var rmfRides = 20
+
+    @Option(help: "Of those, rides given to leuvenmapmatching per σ (it takes seconds per ride).")
+    var peerRides = 5
+
+    @Option(help: "Directory of the extracts (default: ../shared/data, found like the other reference data).")
+    var dataDir: String?
+
+    @Option(help: "Seed of every random choice.")
+    var seed: UInt64 = 19
+
+    func validate() throws {
+        guard hourRides > 0, rmfRides > 0, peerRides >= 0 else { throw ValidationError("--hour-rides and --rmf-rides must be positive") }
+    }
+
+    func run() async throws {
+        let logger = BenchOutput.progressLogger(label: "waypoint.bench.trips")
+        let directory = dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? ReferenceDataDirectory.locate() ?? URL(fileURLWithPath: "../shared/data", isDirectory: true)
+        let bench = MatchingBench(dataDirectory: directory, hourRides: hourRides, rmfRides: rmfRides,
+                                  peerRides: min(peerRides, rmfRides), seed: seed, logger: logger)
+        var figures = TripsFigures()
+        try bench.run(into: &figures)
+        try BenchOutput.printJSON(figures)
+    }
+}

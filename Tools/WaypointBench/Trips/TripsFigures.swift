@@ -1,0 +1,65 @@
+/// `waypoint-bench trips`' JSON line (`docs/benchmarks.md`, `## trips`). Every key is always printed; `null` for a
+/// figure not measured yet or left out by the run.
+///
+/// Map matching is measured here (`MatchingBench`); the other figures of issue 19 — `ingest_fixes_per_s`, `stats_ms`,
+/// `obstacles`, `finish_to_event_ms` — are their owners' to add: give each its own bench type beside `MatchingBench`
+/// and fill its field in `TripsBench.run()`.
+struct TripsFigures: Encodable {
+    /// Matching one 1-hour ride at 1 Hz (3,600 fixes), per city, in milliseconds.
+    var matchMilliseconds: CityLatencies?
+    /// Mean route mismatch fraction of our matcher per noise σ.
+    var matchRMF: SigmaFigures?
+    /// leuvenmapmatching on the same traces: its time per trace and its mean RMF per σ.
+    var peerMatchMilliseconds: Latencies?
+    var peerRMF: SigmaFigures?
+    /// What the matching figures were measured on (rides, lengths, what the peer was given).
+    var matchNote: String?
+    /// Other engineers' figures (issue 19); `null` until their benches exist.
+    var ingestFixesPerSecond: Double?
+    var statsMilliseconds: Latencies?
+    var obstacles: ObstacleFigures?
+    var finishToEventMilliseconds: Latencies?
+
+    enum CodingKeys: String, CodingKey {
+        case matchMilliseconds = "match_ms", matchRMF = "match_rmf", peerMatchMilliseconds = "peer_match_ms", peerRMF = "peer_rmf"
+        case matchNote = "match_note", ingestFixesPerSecond = "ingest_fixes_per_s", statsMilliseconds = "stats_ms", obstacles
+        case finishToEventMilliseconds = "finish_to_event_ms"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(matchMilliseconds, forKey: .matchMilliseconds)
+        try container.encode(matchRMF, forKey: .matchRMF)
+        try container.encode(peerMatchMilliseconds, forKey: .peerMatchMilliseconds)
+        try container.encode(peerRMF, forKey: .peerRMF)
+        try container.encode(matchNote, forKey: .matchNote)
+        try container.encode(ingestFixesPerSecond, forKey: .ingestFixesPerSecond)
+        try container.encode(statsMilliseconds, forKey: .statsMilliseconds)
+        try container.encode(obstacles, forKey: .obstacles)
+        try container.encode(finishToEventMilliseconds, forKey: .finishToEventMilliseconds)
+    }
+}
+
+/// Latencies per city.
+struct CityLatencies: Encodable {
+    var krems: Latencies?
+    var helsinki: Latencies?
+}
+
+/// A figure per noise σ (metres).
+struct SigmaFigures: Encodable {
+    var sigma5: Double?
+    var sigma10: Double?
+    var sigma20: Double?
+}
+
+/// Obstacle detection figures (issue 19, point 6): for the `obstacles` engineer to fill.
+struct ObstacleFigures: Encodable {
+    var precision: Double
+    var recall: Double
+    var falsePer10Kilometres: Double
+
+    enum CodingKeys: String, CodingKey {
+        case precision, recall, falsePer10Kilometres = "false_per_10km"
+    }
+}
