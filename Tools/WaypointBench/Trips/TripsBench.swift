@@ -3,13 +3,14 @@ import Foundation
 import Logging
 import ReferenceData
 
-/// `waypoint-bench trips`: the record-trip service's figures (issue 19). For now map matching: time per 1-hour ride
-/// on Krems and Helsinki, route mismatch on synthetic rides at σ 5, 10 and 20 m, and leuvenmapmatching on the same
-/// traces.
+/// `waypoint-bench trips`: the record-trip service's figures (issue 19): map matching (time per 1-hour ride on Krems
+/// and Helsinki, route mismatch on synthetic rides at σ 5, 10 and 20 m, leuvenmapmatching on the same traces), the
+/// statistics of a 1-hour ride, and obstacle detection on simulated rides. Ingest and finish → event through HTTP are
+/// not measured yet (`null`).
 struct TripsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trips",
-        abstract: "Measures record-trip: map matching time and accuracy against leuvenmapmatching.",
+        abstract: "Measures record-trip: map matching against leuvenmapmatching, statistics, obstacle detection.",
         discussion: """
             Synthetic rides over krems.osm.gz and helsinki.osm.pbf from --data-dir (RideSimulator: routes from the \
             router, 4–7 m/s, one fix a second, Gaussian noise). The peer runs through scripts/lib/peers/leuven_match.py \
@@ -45,6 +46,10 @@ struct TripsBench: AsyncParsableCommand {
                                   peerRides: min(peerRides, rmfRides), seed: seed, logger: logger)
         var figures = TripsFigures()
         try bench.run(into: &figures)
+        logger.info("statistics of a 1-hour ride")
+        figures.statsMilliseconds = TripStatsFigures.measure()
+        logger.info("obstacle detection on simulated rides")
+        figures.obstacles = ObstacleFigures.measure()
         try BenchOutput.printJSON(figures)
     }
 }

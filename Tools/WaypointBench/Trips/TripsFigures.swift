@@ -1,9 +1,9 @@
 /// `waypoint-bench trips`' JSON line (`docs/benchmarks.md`, `## trips`). Every key is always printed; `null` for a
 /// figure not measured yet or left out by the run.
 ///
-/// Map matching is measured here (`MatchingBench`); the other figures of issue 19 — `ingest_fixes_per_s`, `stats_ms`,
-/// `obstacles`, `finish_to_event_ms` — are their owners' to add: give each its own bench type beside `MatchingBench`
-/// and fill its field in `TripsBench.run()`.
+/// Map matching is measured by `MatchingBench`, statistics by `TripStatsFigures`, obstacle detection by
+/// `ObstacleFigures`; `ingest_fixes_per_s` and `finish_to_event_ms` (chunked upload and finish through HTTP) are not
+/// measured yet and print `null`.
 struct TripsFigures: Encodable {
     /// Matching one 1-hour ride at 1 Hz (3,600 fixes), per city, in milliseconds.
     var matchMilliseconds: CityLatencies?
@@ -14,7 +14,7 @@ struct TripsFigures: Encodable {
     var peerRMF: SigmaFigures?
     /// What the matching figures were measured on (rides, lengths, what the peer was given).
     var matchNote: String?
-    /// Other engineers' figures (issue 19); `null` until their benches exist.
+    /// Statistics of a 1-hour ride, obstacle detection on simulated rides; ingest and finish → event: `null`, not built.
     var ingestFixesPerSecond: Double?
     var statsMilliseconds: Latencies?
     var obstacles: ObstacleFigures?
@@ -51,15 +51,4 @@ struct SigmaFigures: Encodable {
     var sigma5: Double?
     var sigma10: Double?
     var sigma20: Double?
-}
-
-/// Obstacle detection figures (issue 19, point 6): for the `obstacles` engineer to fill.
-struct ObstacleFigures: Encodable {
-    var precision: Double
-    var recall: Double
-    var falsePer10Kilometres: Double
-
-    enum CodingKeys: String, CodingKey {
-        case precision, recall, falsePer10Kilometres = "false_per_10km"
-    }
 }
