@@ -21,6 +21,9 @@ enum TripTestNetwork {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-record-trip-tests-roads").path
         return try! RoadNetworkLoader.load(extracts: [extract], cacheDirectory: cache)
     }()
+    /// The matcher and node positions over it, built once for every service the tests assemble (each build is a
+    /// second of synchronous work in a debug build: per test, it starved the timing-sensitive suites running beside).
+    static let roads = RecordTripRoads(network: loaded)
 }
 
 /// A weather provider for tests: answers with a fixed observation, or fails while `failing` is set.
@@ -102,7 +105,7 @@ enum TripApp {
                 runtime: try backend.runtime("record-trip", in: directory),
                 endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .milliseconds(500))
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
-                let server = try await RecordTripServer.assemble(configuration, storage: storage, network: TripTestNetwork.loaded,
+                let server = try await RecordTripServer.assemble(configuration, storage: storage, roads: TripTestNetwork.roads,
                                                                  weather: weather, logger: quiet)
                 let app = try server.application(
                     metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
@@ -122,7 +125,7 @@ enum TripApp {
                 runtime: try TestBackend.sqlite.runtime("record-trip", in: directory),
                 endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [])
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
-                let server = try await RecordTripServer.assemble(configuration, storage: storage, network: TripTestNetwork.loaded, logger: quiet)
+                let server = try await RecordTripServer.assemble(configuration, storage: storage, roads: TripTestNetwork.roads, logger: quiet)
                 try await LoopbackServer.run({ reportPort in
                     try server.application(metrics: ServiceMetrics(),
                                            keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),

@@ -27,17 +27,16 @@ public struct RecordTripServer: Sendable {
     public let erasedRiders: any ConsumerService
     public let revokedSessions: RevokedSessionsFeed
 
-    /// Builds the service over opened storage. `network` (tests) skips loading the configured extracts; `weather` is
+    /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
+    /// configured extracts; `weather` is
     /// the provider of the weather at a ride's start (`nil`: none — the composition root of the platform passes the
     /// Open-Meteo adapter when `WAYPOINT_RECORD_TRIP_WEATHER_URL` is set).
-    public static func assemble(_ configuration: RecordTripConfiguration, storage: ServiceStorage, network: LoadedRoadNetwork? = nil,
+    public static func assemble(_ configuration: RecordTripConfiguration, storage: ServiceStorage, roads: RecordTripRoads? = nil,
                                 weather: (any WeatherProvider)? = nil, now: @escaping @Sendable () -> Date = Date.init,
                                 logger: Logger = Logger(label: "waypoint.record-trip")) async throws -> RecordTripServer {
         let stores = try await RecordTripStores.open(storage)
-        let network = try network ?? loadNetwork(configuration, logger: logger)
-        let matcher = MapMatcher(router: RoadRouter(network: network))
-        let nodes = OSMNodeLocator(graph: network.graph)
-        let commands = TripCommands(store: AnyEventStore(storage.store), keys: storage.personalDataKeys, analyzer: TripAnalyzer(matcher: matcher),
+        let roads = try roads ?? RecordTripRoads(network: loadNetwork(configuration, logger: logger))
+        let commands = TripCommands(store: AnyEventStore(storage.store), keys: storage.personalDataKeys, analyzer: TripAnalyzer(matcher: roads.matcher),
                                     weather: weather, weatherTimeout: configuration.weatherTimeout, now: now)
         let trips = storage.projection(sqlite: SQLiteTripsProjection(), postgres: PostgresTripsProjection(), logger: logger)
         try await trips.prepare()
@@ -45,8 +44,8 @@ public struct RecordTripServer: Sendable {
                                                  sqlite: SQLiteErasedRidersHandler(), postgres: PostgresErasedRidersHandler(), logger: logger)
         let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
                                                                 internalToken: configuration.service.internalToken, logger: logger)
-        return RecordTripServer(configuration: configuration, storage: storage, stores: stores, network: network, commands: commands,
-                                reviews: TripReviews(commands: commands, nodes: nodes), reads: TripReads(commands: commands, store: stores.trips),
+        return RecordTripServer(configuration: configuration, storage: storage, stores: stores, network: roads.network, commands: commands,
+                                reviews: TripReviews(commands: commands, nodes: roads.nodes), reads: TripReads(commands: commands, store: stores.trips),
                                 trips: trips, erasedRiders: erasedRiders, revokedSessions: revokedSessions)
     }
 

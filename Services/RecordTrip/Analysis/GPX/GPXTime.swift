@@ -24,7 +24,12 @@ enum GPXTime {
         return Double(days * 86_400 + hour * 3_600 + minute * 60 + second - offset) + fraction
     }
 
-    /// `seconds` as `YYYY-MM-DDThh:mm:ss[.mmm]Z` (milliseconds rounded; shown only when not zero).
+    /// The times `format` can write: 0001-01-01 to 9999-12-31 (a fix's time is what the rider uploaded, unchecked: a
+    /// time outside this range is left out of the file rather than trapping the integer conversion).
+    static let representable = -62_135_596_800.0...253_402_300_799.0
+
+    /// `seconds` (within ``representable``) as `YYYY-MM-DDThh:mm:ss[.mmm]Z` (milliseconds rounded; shown only when not
+    /// zero).
     static func format(_ seconds: Double) -> String {
         let totalMilliseconds = Int64((seconds * 1_000).rounded())
         let milliseconds = Int(((totalMilliseconds % 1_000) + 1_000) % 1_000)

@@ -42,7 +42,7 @@ public enum GPXWriter {
     private static func writePoint(_ fix: GPSFix, acceleration: ArraySlice<AccelerationSample>, to out: inout String) {
         out += "      <trkpt lat=\"\(number(fix.latitude))\" lon=\"\(number(fix.longitude))\">"
         if let altitude = fix.altitude, altitude.isFinite { out += "<ele>\(number(altitude))</ele>" }
-        if fix.time.isFinite { out += "<time>\(GPXTime.format(fix.time))</time>" }
+        if GPXTime.representable.contains(fix.time) { out += "<time>\(GPXTime.format(fix.time))</time>" }
         let speed = fix.speed.flatMap { $0.isFinite ? $0 : nil }
         let course = fix.course.flatMap { $0.isFinite ? $0 : nil }
         if speed != nil || course != nil || !acceleration.isEmpty {

@@ -22,14 +22,14 @@ extension RecordTripServer: ServableService {
     public typealias Configuration = RecordTripConfiguration
     public typealias Storage = ServiceStorage
 
-    /// ``assemble(_:storage:network:weather:now:logger:)`` with the configured extracts and, when
+    /// ``assemble(_:storage:roads:weather:now:logger:)`` with the configured extracts and, when
     /// `WAYPOINT_RECORD_TRIP_WEATHER_URL` is set, the Open-Meteo adapter behind the per-cell-and-hour cache.
     public static func assemble(_ configuration: RecordTripConfiguration, storage: ServiceStorage, logger: Logger) async throws
         -> RecordTripServer {
         let weather = configuration.weatherURL.map { url in
             CachedWeatherProvider(upstream: OpenMeteoWeatherProvider(baseURL: url.absoluteString, timeout: configuration.weatherTimeout))
         }
-        return try await assemble(configuration, storage: storage, network: nil, weather: weather, logger: logger)
+        return try await assemble(configuration, storage: storage, roads: nil, weather: weather, logger: logger)
     }
 
     /// ``application(metrics:keySource:logger:onServerRunning:)`` with the shared metrics and `auth`'s JWKS.

@@ -41,11 +41,16 @@ public enum TripError: Error, Sendable, Hashable, ProblemConvertible {
             Problem(status: .contentTooLarge, code: "trip-too-large", title: "Trip too large", detail: detail)
         case let .tooLong(seconds, limit):
             Problem(status: .unprocessableContent, code: "trip-too-long", title: "Trip too long",
-                    detail: "The fixes span \(Int(seconds)) s; a trip lasts at most \(Int(limit)) s.")
+                    detail: "The fixes span \(Self.seconds(seconds)) s; a trip lasts at most \(Self.seconds(limit)) s.")
         case .riderErased: .forbidden("The account was erased.", code: "account-erased")
         case .invalidGPX(let reason):
             Problem(status: .unprocessableContent, code: "invalid-gpx", title: "Invalid GPX", detail: reason)
         case .concurrentChange: .conflict("The trip changed at the same time; retry.", code: "version-conflict")
         }
+    }
+
+    /// Whole seconds for a message, for any number a client may send (a fix at 10¹²⁹ s would trap `Int(_:)`).
+    static func seconds(_ value: Double) -> String {
+        value.isFinite && abs(value) < 1e15 ? String(Int(value)) : String(describing: value)
     }
 }
