@@ -25,8 +25,6 @@ public struct RoadRouter: Sendable {
     let fingerprint: Int
     /// The rules alternatives must pass.
     public let alternativeRules: AlternativeRules
-    /// The graph's connected pieces, so points snap onto the main network (``RoadComponents``).
-    public let components: RoadComponents
 
     /// The most via points a request may have. Each leg is a search of its own; 25 covers any ride a person plans by
     /// hand (Google Maps allows 9 stops on the web, 25 through its API) and bounds a request's work.
@@ -57,7 +55,6 @@ public struct RoadRouter: Sendable {
         locator = SegmentLocator(graph: graph)
         trees = SearchTreePool(vertexCount: graph.vertexCount)
         self.alternativeRules = alternativeRules
-        components = RoadComponents(graph: graph)
     }
 
     /// The graph's weights under `overlay`: a copy of the weight arrays with the overlay's segments adjusted (the
@@ -116,36 +113,18 @@ public struct RoadRouter: Sendable {
         for (index, point) in points.enumerated() {
             do { _ = try Coordinate(latitude: point.latitude, longitude: point.longitude) } catch { throw .invalidCoordinate(index: index, reason: error) }
         }
-        let snaps = try snap(points, radius: request.snapRadius)
+        var snaps: [SnapIndex.Snap] = []
+        for (index, point) in points.enumerated() {
+            guard let snap = snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: request.snapRadius) else {
+                throw .noStreetNear(index: index)
+            }
+            snaps.append(snap)
+        }
         for leg in 0..<(points.count - 1) {
             let a = snaps[leg], b = snaps[leg + 1]
             if points[leg] == points[leg + 1] || (a.edge == b.edge && abs(a.offset - b.offset) < Self.coincidenceMetres) {
                 throw .coincidentPoints(leg: leg)
             }
-        }
-        return snaps
-    }
-
-    /// Each point's nearest edge within `radius`; unless every one of them lies in one connected piece, a point whose
-    /// nearest edge does not connect with a main piece in its role (``RoadComponents/isMain(edge:as:)``) moves to the
-    /// nearest edge within `radius` that does, if there is one. Points all in one small piece stay there: a route inside a park cut off from the streets is found.
-    func snap(_ points: [RoadPoint], radius: Double) throws(RouteError) -> [SnapIndex.Snap] {
-        var snaps: [SnapIndex.Snap] = []
-        for (index, point) in points.enumerated() {
-            guard let snap = snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: radius) else {
-                throw .noStreetNear(index: index)
-            }
-            snaps.append(snap)
-        }
-        let pieces = snaps.map { components.component(ofEdge: $0.edge) }
-        if let first = pieces[0], pieces.allSatisfy({ $0 == first }) { return snaps }
-        for (index, point) in points.enumerated() {
-            let role: RoadComponents.Role = index == 0 ? .origin : index == points.count - 1 ? .destination : .via
-            guard !components.isMain(edge: snaps[index].edge, as: role) else { continue }
-            let main = snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: radius) { edge in
-                components.isMain(edge: edge, as: role)
-            }
-            if let main { snaps[index] = main }
         }
         return snaps
     }
