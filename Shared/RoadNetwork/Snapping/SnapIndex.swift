@@ -77,7 +77,7 @@ public struct SnapIndex: Sendable {
 
     /// Visits the grid ring by ring around the query's cell until the block seen so far covers every point that could
     /// still beat the collector's limit.
-    private func search<Collector: SnapCollector>(_ collector: inout Collector, frame: SnapFrame) {
+    func search<Collector: SnapCollector>(_ collector: inout Collector, frame: SnapFrame) {
         let row = grid.row(frame.latitude), column = grid.column(frame.longitude)
         var cutoff = frame.squaredCutoff(beyond: collector.limit)
         var ring = 0
@@ -125,7 +125,7 @@ public struct SnapIndex: Sendable {
 
     /// The snap of a candidate, with its offset: the shape's length up to its segment plus the part of the segment up
     /// to the point — the same sums in the same order as walking the shape.
-    private func snap(_ candidate: SnapCandidate) -> Snap {
+    func snap(_ candidate: SnapCandidate) -> Snap {
         let point = Int(candidate.point), edge = Int(candidate.edge)
         let offset = shapeOffsets[point]
             + RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (candidate.latitude, candidate.longitude))
