@@ -1,3 +1,4 @@
+import ServiceKit
 import Contracts
 import Foundation
 import RecordTripAnalysis
@@ -68,11 +69,11 @@ public struct TripReads: Sendable {
     }
 
     /// A page of the rider's trips, newest first, and the totals of their finished trips in `[from, to)`.
-    public func list(rider: UUID, after cursor: TripCursor?, limit: Int, from: Date?, to: Date?) async throws
-        -> (rows: [TripRow], next: TripCursor?, totals: TripTotals) {
+    public func list(rider: UUID, after cursor: PageCursor?, limit: Int, from: Date?, to: Date?) async throws
+        -> (rows: [TripRow], next: PageCursor?, totals: TripTotals) {
         let rows = try await store.page(rider: rider, after: cursor, limit: limit + 1)
         let page = Array(rows.prefix(limit))
-        let next = rows.count > limit ? page.last.map { TripCursor(key: $0.sortDate.microsecondsSince1970, id: $0.tripId) } : nil
+        let next = rows.count > limit ? page.last.map { PageCursor(key: $0.sortDate.microsecondsSince1970, id: $0.tripId) } : nil
         var totals = TripTotals()
         for row in try await store.all(rider: rider) where Self.contains(row.sortDate, from: from, to: to) { totals.add(row) }
         return (page, next, totals)

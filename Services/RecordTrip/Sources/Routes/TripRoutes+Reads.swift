@@ -29,7 +29,7 @@ extension TripRoutes {
             validator.range(parsed, field: "limit", 1...Self.maximumLimit)
             limit = parsed ?? limit
         }
-        let cursor = query["cursor"].flatMap { TripCursor(encoded: String($0)) }
+        let cursor = query["cursor"].flatMap { PageCursor(encoded: String($0)) }
         validator.require(query["cursor"] == nil || cursor != nil, field: "cursor", code: "invalid-cursor",
                           message: "is not a nextCursor of this list")
         let (from, to) = Self.period(request, into: &validator)

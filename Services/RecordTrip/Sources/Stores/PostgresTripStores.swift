@@ -1,3 +1,4 @@
+import ServiceKit
 import EventSourcing
 import Foundation
 import PostgresNIO
@@ -11,7 +12,7 @@ public struct PostgresTripReadStore: TripReadStore {
         self.database = database
     }
 
-    public func page(rider: UUID, after cursor: TripCursor?, limit: Int) async throws -> [TripRow] {
+    public func page(rider: UUID, after cursor: PageCursor?, limit: Int) async throws -> [TripRow] {
         let query: PostgresQuery = if let cursor {
             """
             SELECT row FROM trips WHERE rider_id = \(rider)

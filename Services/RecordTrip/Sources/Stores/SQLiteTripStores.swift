@@ -1,3 +1,4 @@
+import ServiceKit
 import EventSourcing
 import Foundation
 import GRDB
@@ -11,7 +12,7 @@ public struct SQLiteTripReadStore: TripReadStore {
         self.database = database
     }
 
-    public func page(rider: UUID, after cursor: TripCursor?, limit: Int) async throws -> [TripRow] {
+    public func page(rider: UUID, after cursor: PageCursor?, limit: Int) async throws -> [TripRow] {
         var sql = "SELECT row FROM trips WHERE rider_id = ?"
         var arguments: StatementArguments = [rider.uuidString.lowercased()]
         if let cursor {

@@ -18,26 +18,6 @@ public struct ReviewRatings: Sendable, Hashable {
     public var rating: TourRating { TourRating(count: count, sum: sum) }
 }
 
-/// Where a keyset page ends: the sort key (microseconds) and the id that breaks ties. Opaque to clients (base64url).
-public struct PageCursor: Sendable, Hashable, Codable {
-    public var key: Int64
-    public var id: UUID
-
-    public init(key: Int64, id: UUID) {
-        self.key = key
-        self.id = id
-    }
-
-    public var encoded: String { Base64URL.encode(Data("\(key):\(id.uuidString.lowercased())".utf8)) }
-
-    public init?(encoded: String) {
-        guard let data = Base64URL.decode(encoded), let text = String(data: data, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let key = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-        self.init(key: key, id: id)
-    }
-}
-
 /// Reads of the `reviews` read model, on the store the composition root chose (``SQLiteReviewReadStore``,
 /// ``PostgresReviewReadStore``). It trails the log by the projection's poll interval; commands decide on the review
 /// streams, never on this.

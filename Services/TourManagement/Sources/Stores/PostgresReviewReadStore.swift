@@ -1,3 +1,4 @@
+import ServiceKit
 import EventSourcing
 import Foundation
 import PostgresNIO

@@ -1,3 +1,4 @@
+import ServiceKit
 import Foundation
 
 /// Which rows of `reviews` a read selects, and in which order its keyset pages run.
