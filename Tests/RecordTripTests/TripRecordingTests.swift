@@ -46,7 +46,8 @@ struct TripRecordingTests {
             #expect(finishedAgain.status == 200 && finishedAgain.json["finishedAt"] as? String == finished.json["finishedAt"] as? String)
 
             let events = try await h.store.readStream(TripAggregate.streamID(UUID(uuidString: id)!))
-            #expect(events.map(\.eventType) == ["TripStarted", "TripSamplesReceived", "TripSamplesReceived", "TripAnalysed", "TripFinished"])
+            #expect(events.map(\.eventType) == ["TripStarted", "TripSamplesReceived", "TripSamplesReceived", "TripFinishRequested", "TripAnalysed",
+                                                 "TripFinished"])
             let after = try await client.sendJSON(.post, "\(uri)/samples", json: App.chunk(2, first: 0, fixes: 1), token: token)
             #expect(after.status == 409 && after.json["code"] as? String == "trip-finished")
 

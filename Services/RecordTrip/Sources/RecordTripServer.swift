@@ -9,8 +9,8 @@ import RoadNetwork
 import ServiceKit
 import ServiceLifecycle
 
-/// The assembled `record-trip` service: trips recorded in chunks or imported, analysed at finish (cleaning, statistics,
-/// map matching on its own road network, obstacle candidates), reviewed by their rider, published without the rider on
+/// The assembled `record-trip` service: trips recorded in chunks or imported, analysed after finish off the request path
+/// (cleaning, statistics, map matching on its own road network, obstacle candidates), reviewed by their rider, published without the rider on
 /// `waypoint.trips`; `UserErased` from `waypoint.auth` destroys the rider's key and their trips.
 public struct RecordTripServer: Sendable {
     public let configuration: RecordTripConfiguration
@@ -21,6 +21,8 @@ public struct RecordTripServer: Sendable {
     public let commands: TripCommands
     public let reviews: TripReviews
     public let reads: TripReads
+    /// Where finished trips are analysed, off the request path.
+    public let analyses: TripAnalysisQueue
     /// The `trips` read model, prepared before anything is served.
     public let trips: any ProjectionRunning
     /// The `waypoint.auth` consumer (erasures, revoked sessions).
@@ -46,7 +48,8 @@ public struct RecordTripServer: Sendable {
                                                                 internalToken: configuration.service.internalToken, logger: logger)
         return RecordTripServer(configuration: configuration, storage: storage, stores: stores, network: roads.network, commands: commands,
                                 reviews: TripReviews(commands: commands, nodes: roads.nodes), reads: TripReads(commands: commands, store: stores.trips),
-                                trips: trips, erasedRiders: erasedRiders, revokedSessions: revokedSessions)
+                                analyses: TripAnalysisQueue(commands: commands, logger: logger), trips: trips, erasedRiders: erasedRiders,
+                                revokedSessions: revokedSessions)
     }
 
     /// The configured extracts' road network, from the cache in the data directory when it is current.
@@ -71,14 +74,15 @@ public struct RecordTripServer: Sendable {
                                          checkpoints: storage.checkpoints, logger: logger)
         let weather = WeatherBackfillWorker(commands: commands, reads: stores.trips, trips: trips,
                                             interval: configuration.weatherBackfillInterval, logger: logger)
-        let routes = TripRoutes(commands: commands, reviews: reviews, reads: reads)
+        let analysis = TripAnalysisWorker(queue: analyses, reads: stores.trips, trips: trips, logger: logger)
+        let routes = TripRoutes(commands: commands, reviews: reviews, reads: reads, analyses: analyses, finishWait: configuration.finishWait)
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "record-trip"),
             bodyLimitOverrides: TripRoutes.bodyLimits(commands.limits),
             background: try storage.publishing(topic: Topic.trips.name, include: RecordTripEvents.isPublished, logger: logger)
-                + [trips, erasedRiders, revokedSessions.consumer, erasure, weather],
+                + [trips, erasedRiders, revokedSessions.consumer, erasure, weather, analysis],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             routes.addRoutes(to: router)

@@ -13,6 +13,7 @@ import ServiceKit
 /// | `WEATHER_URL` | empty: no weather | base URL of an Open-Meteo-compatible API |
 /// | `WEATHER_TIMEOUT_MS` | `2000` | how long a finish waits for the weather before leaving it to the backfill |
 /// | `WEATHER_BACKFILL_SECONDS` | `60` | pause between rounds of the weather backfill worker |
+/// | `FINISH_WAIT_MS` | `10000` | how long a finish or import waits for the analysis before answering 202 (a client's `Prefer: wait=` may ask for less) |
 ///
 /// The road network's compiled cache lives in `<data dir>/record-trip-roads/`.
 public struct RecordTripConfiguration: Sendable {
@@ -28,11 +29,13 @@ public struct RecordTripConfiguration: Sendable {
     public var weatherURL: URL?
     public var weatherTimeout: Duration
     public var weatherBackfillInterval: Duration
+    /// The longest a finish or import waits for its analysis before answering 202 Accepted.
+    public var finishWait: Duration
 
     /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
                 extracts: [String], weatherURL: URL? = nil, weatherTimeout: Duration = .seconds(2),
-                weatherBackfillInterval: Duration = .seconds(60)) {
+                weatherBackfillInterval: Duration = .seconds(60), finishWait: Duration = .seconds(10)) {
         self.service = service
         self.runtime = runtime
         self.endpoints = endpoints
@@ -40,6 +43,7 @@ public struct RecordTripConfiguration: Sendable {
         self.weatherURL = weatherURL
         self.weatherTimeout = weatherTimeout
         self.weatherBackfillInterval = weatherBackfillInterval
+        self.finishWait = finishWait
     }
 
     /// auth's base URL (`WAYPOINT_AUTH_URL`, default `http://127.0.0.1:8081`).
@@ -73,6 +77,7 @@ public struct RecordTripConfiguration: Sendable {
             endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment),
             extracts: extracts, weatherURL: weatherURL,
             weatherTimeout: .milliseconds(try reader.integer("WEATHER_TIMEOUT_MS", default: 2_000, in: 1...60_000)),
-            weatherBackfillInterval: .seconds(try reader.integer("WEATHER_BACKFILL_SECONDS", default: 60, in: 1...86_400)))
+            weatherBackfillInterval: .seconds(try reader.integer("WEATHER_BACKFILL_SECONDS", default: 60, in: 1...86_400)),
+            finishWait: .milliseconds(try reader.integer("FINISH_WAIT_MS", default: 10_000, in: 0...60_000)))
     }
 }

@@ -7,6 +7,8 @@ import RecordTripAnalysis
 public enum TripStatus: String, Codable, Sendable, Hashable {
     case none
     case recording
+    /// Finish requested; the analysis has not landed yet.
+    case analysing
     case finished
     case deleted
 }
@@ -42,6 +44,7 @@ public struct TripState: Codable, Sendable, Hashable {
 public enum TripEvent: Sendable {
     case started(TripStarted)
     case samples(TripSamplesReceived)
+    case finishRequested(TripFinishRequested)
     case analysed(TripAnalysed)
     case finished(TripFinished)
     case weather(TripWeatherRecorded)
@@ -55,6 +58,7 @@ public enum TripEvent: Sendable {
 public enum TripCommand: Sendable {
     case start(TripStarted)
     case addChunk(TripSamplesReceived, caller: UUID, limits: TripLimits)
+    case requestFinish(caller: UUID, at: Date)
     case recordWeather(TripWeatherRecorded)
     case delete(caller: UUID, reason: String, at: Date)
 }
@@ -71,6 +75,7 @@ public enum TripAggregate: Aggregate {
     public static let eventTypes = EventTypeMap<TripEvent>()
         .registering(TripStarted.self, TripEvent.started)
         .registering(TripSamplesReceived.self, TripEvent.samples)
+        .registering(TripFinishRequested.self, TripEvent.finishRequested)
         .registering(TripAnalysed.self, TripEvent.analysed)
         .registering(TripFinished.self, TripEvent.finished)
         .registering(TripWeatherRecorded.self, TripEvent.weather)
@@ -86,6 +91,7 @@ public enum TripAggregate: Aggregate {
         switch event {
         case .started(let e): e
         case .samples(let e): e
+        case .finishRequested(let e): e
         case .analysed(let e): e
         case .finished(let e): e
         case .weather(let e): e
@@ -108,6 +114,7 @@ public enum TripAggregate: Aggregate {
             s.accelerationCount += e.accelerationCount
             s.firstFixTime = [s.firstFixTime, e.firstFixTime].compactMap { $0 }.min()
             s.lastFixTime = [s.lastFixTime, e.lastFixTime].compactMap { $0 }.max()
+        case .finishRequested: s.status = .analysing
         case .analysed(let e): s.analysis = e
         case .finished(let e): (s.status, s.finishedAt) = (.finished, e.finishedAt)
         case .weather(let e): s.weather = e.weather
@@ -125,6 +132,9 @@ public enum TripAggregate: Aggregate {
             return [.started(started)]
         case let .addChunk(chunk, caller, limits):
             return try decideChunk(chunk, caller: caller, limits: limits, s)
+        case let .requestFinish(caller, at):
+            guard try mayFinish(s, caller: caller) else { return [] }
+            return [.finishRequested(TripFinishRequested(tripId: s.tripId!, requestedAt: at))]
         case .recordWeather(let recorded):
             guard s.status == .finished, s.weather == nil else { return [] }
             return [.weather(recorded)]
@@ -163,8 +173,8 @@ public enum TripAggregate: Aggregate {
         }
     }
 
-    /// Whether a finish may run: 404 for someone else's or a deleted trip, `false` when it is finished already (the
-    /// finish is then answered with the recorded result), 422 `empty-trip` without a fix.
+    /// Whether a finish may be recorded: 404 for someone else's or a deleted trip, `false` when it was requested already
+    /// (the finish is then answered with where the trip stands), 422 `empty-trip` without a fix.
     public static func mayFinish(_ s: TripState, caller: UUID) throws -> Bool {
         guard s.isOwned(by: caller) else { throw TripError.notFound }
         guard s.status == .recording else { return false }

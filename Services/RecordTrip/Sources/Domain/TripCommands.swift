@@ -66,19 +66,31 @@ public struct TripCommands: Sendable {
         }
     }
 
-    /// Finishes and analyses the trip; finishing a finished trip answers with its recorded result.
-    public func finish(trip: UUID, rider: UUID, metadata: EventMetadata) async throws -> TripState {
+    /// Records that the rider finished (no chunk is taken after it); finishing again changes nothing. The analysis
+    /// follows off the request: ``analyse(trip:)``, run by the ``TripAnalysisQueue``.
+    public func requestFinish(trip: UUID, rider: UUID, metadata: EventMetadata) async throws -> TripState {
         try await mapConflicts {
-            try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 1) { loaded in
-                guard try TripAggregate.mayFinish(loaded.state, caller: rider) else { return ([], loaded.state) }
-                let samples = try await self.samples(of: trip) ?? TripSamples(fixes: [], acceleration: [])
-                let events = try await finishEvents(loaded.state, samples: samples, rider: rider)
-                return (events, events.reduce(loaded.state, TripAggregate.apply))
-            }
+            try await repository.execute(.requestFinish(caller: rider, at: now()), on: TripAggregate.streamID(trip), metadata: metadata,
+                                         retries: 3).state
         }
     }
 
-    /// A GPX ride as a finished trip in one append (started, its samples as chunk 0, analysed, finished).
+    /// Analyses a trip whose finish was requested and records the result (`TripAnalysed`, the published
+    /// `TripFinished`, the weather when the provider answers in time); nothing when it is not `analysing` (done already,
+    /// deleted, erased). Safe to run twice at once: the second append conflicts, reloads and finds it done.
+    @discardableResult
+    public func analyse(trip: UUID) async throws -> TripState {
+        let metadata = EventMetadata(actorID: "system:analysis")
+        return try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 2) { loaded in
+            guard loaded.state.status == .analysing, let rider = loaded.state.riderId else { return ([], loaded.state) }
+            guard let samples = try await self.samples(of: trip) else { return ([], loaded.state) }  // the rider was erased
+            let events = try await finishEvents(loaded.state, samples: samples, rider: rider)
+            return (events, events.reduce(loaded.state, TripAggregate.apply))
+        }
+    }
+
+    /// A GPX ride as a trip in one append (started, its samples as chunk 0, finish requested); the analysis follows as
+    /// for a recorded trip.
     public func importRide(_ document: GPXDocument, rider: UUID, metadata: EventMetadata) async throws -> TripState {
         guard !document.fixes.isEmpty else { throw TripError.empty }
         let samples = TripSamples(fixes: document.fixes, acceleration: document.acceleration)
@@ -91,10 +103,9 @@ public struct TripCommands: Sendable {
         let chunk = TripSamplesReceived(tripId: id, sequence: 0, digest: Self.digest(json), fixCount: samples.fixes.count,
                                         accelerationCount: samples.acceleration.count, firstFixTime: times.min(), lastFixTime: times.max(),
                                         samples: try await seal.seal(json: json, for: rider), receivedAt: at)
+        let events: [TripEvent] = [.started(started), .samples(chunk), .finishRequested(TripFinishRequested(tripId: id, requestedAt: at))]
         return try await repository.execute(on: TripAggregate.streamID(id), metadata: metadata) { _ in
-            let recorded = [TripEvent.started(started), .samples(chunk)].reduce(TripAggregate.initialState, TripAggregate.apply)
-            let events = [TripEvent.started(started), .samples(chunk)] + (try await finishEvents(recorded, samples: samples, rider: rider))
-            return (events, events.reduce(TripAggregate.initialState, TripAggregate.apply))
+            (events, events.reduce(TripAggregate.initialState, TripAggregate.apply))
         }
     }
 

@@ -32,7 +32,7 @@ public enum TripError: Error, Sendable, Hashable, ProblemConvertible {
         case .chunkConflict(let sequence):
             .conflict("Chunk \(sequence) was already received with other samples; a chunk's samples never change.", code: "chunk-conflict")
         case .alreadyFinished: .conflict("The trip is finished; it takes no more samples.", code: "trip-finished")
-        case .notFinished: .conflict("The trip is still recording; finish it first.", code: "trip-not-finished")
+        case .notFinished: .conflict("The trip is not analysed yet: finish it, or wait for its analysis (status `analysing`).", code: "trip-not-finished")
         case .alreadyReviewed: .conflict("The trip's obstacle candidates were reviewed already.", code: "already-reviewed")
         case .empty:
             Problem(status: .unprocessableContent, code: "empty-trip", title: "Empty trip",

@@ -55,6 +55,15 @@ public struct TripAnalysed: EventPayload, Hashable {
     public var analysedAt: Date
 }
 
+/// The rider finished recording (or imported a ride): no chunk is taken from now on, and the analysis is due. The
+/// analysis runs off the request (``TripAnalysisQueue``); a crash before it lands leaves the trip `analysing`, and the
+/// ``TripAnalysisWorker`` picks it up again.
+public struct TripFinishRequested: EventPayload, Hashable {
+    public static let eventType = "TripFinishRequested"
+    public var tripId: UUID
+    public var requestedAt: Date
+}
+
 /// The weather at the ride's start, when the provider answered (at finish, or later from the backfill worker).
 public struct TripWeatherRecorded: EventPayload, Hashable {
     public static let eventType = "TripWeatherRecorded"

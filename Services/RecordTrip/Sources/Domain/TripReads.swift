@@ -61,7 +61,7 @@ public struct TripReads: Sendable {
     /// The trip with its sealed parts opened; 404 unless `caller` rides it or `isAdmin`.
     public func view(_ trip: UUID, caller: UUID, isAdmin: Bool) async throws -> TripView {
         let state = try await commands.load(trip)
-        guard state.status == .recording || state.status == .finished, isAdmin || state.riderId == caller else { throw TripError.notFound }
+        guard [.recording, .analysing, .finished].contains(state.status), isAdmin || state.riderId == caller else { throw TripError.notFound }
         let seal = commands.seal
         let detail = try await state.analysis.asyncMap { try await seal.open(TripAnalysisDetail.self, $0.detail) } ?? nil
         let outcome = try await state.review.asyncMap { try await seal.open(TripReviewOutcome.self, $0.outcome) } ?? nil

@@ -23,6 +23,8 @@ public struct TripRow: Codable, Sendable, Hashable {
 
     /// Finished without weather: the backfill worker's work.
     var weatherPending: Bool { status == .finished && !hasWeather }
+    /// Finish requested, analysis not recorded: the analysis worker's work.
+    var analysisPending: Bool { status == .analysing }
     /// The time the trip's lists and totals sort and bucket by: the ride's start, else when it was created.
     public var sortDate: Date { rideStartedAt ?? createdAt }
 }
@@ -41,6 +43,7 @@ enum TripRowFold {
         case .samples(let e):
             row.fixCount += e.fixCount
             row.accelerationCount += e.accelerationCount
+        case .finishRequested: row.status = .analysing
         case .analysed(let e):
             (row.figures, row.rideStartedAt, row.candidateCount) = (e.figures, e.rideStartedAt, e.candidateCount)
         case .finished(let e): (row.status, row.finishedAt) = (.finished, e.finishedAt)
@@ -56,6 +59,7 @@ enum TripRowFold {
         switch event {
         case .started(let e): e.tripId
         case .samples(let e): e.tripId
+        case .finishRequested(let e): e.tripId
         case .analysed(let e): e.tripId
         case .finished(let e): e.tripId
         case .weather(let e): e.tripId
@@ -88,6 +92,8 @@ enum TripRowFold {
 public struct SQLiteTripsProjection: SQLiteProjection {
     public let name = "trips"
     public let tables = ["trips"]
+    /// 2: `analysis_pending` (trips whose finish was recorded and whose analysis was not).
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -95,9 +101,10 @@ public struct SQLiteTripsProjection: SQLiteProjection {
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
             CREATE TABLE \(t("trips")) (trip_id TEXT PRIMARY KEY, rider_id TEXT NOT NULL, sort_at_us INTEGER NOT NULL,
-                weather_pending INTEGER NOT NULL, row TEXT NOT NULL);
+                weather_pending INTEGER NOT NULL, analysis_pending INTEGER NOT NULL, row TEXT NOT NULL);
             CREATE INDEX \(t.index("trips_by_rider")) ON \(t("trips")) (rider_id, sort_at_us DESC, trip_id DESC);
             CREATE INDEX \(t.index("trips_weather_pending")) ON \(t("trips")) (trip_id) WHERE weather_pending = 1;
+            CREATE INDEX \(t.index("trips_analysis_pending")) ON \(t("trips")) (trip_id) WHERE analysis_pending = 1;
             """)
     }
 
@@ -110,9 +117,10 @@ public struct SQLiteTripsProjection: SQLiteProjection {
             return
         }
         try db.execute(sql: """
-            INSERT OR REPLACE INTO \(t("trips")) (trip_id, rider_id, sort_at_us, weather_pending, row) VALUES (?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO \(t("trips")) (trip_id, rider_id, sort_at_us, weather_pending, analysis_pending, row)
+            VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [id, row.riderId.uuidString.lowercased(), row.sortDate.microsecondsSince1970, row.weatherPending,
-                             try TripRowFold.encode(row)])
+                             row.analysisPending, try TripRowFold.encode(row)])
     }
 }
 
@@ -120,6 +128,8 @@ public struct SQLiteTripsProjection: SQLiteProjection {
 public struct PostgresTripsProjection: PostgresProjection {
     public let name = "trips"
     public let tables = ["trips"]
+    /// 2: `analysis_pending`, as on SQLite.
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -128,10 +138,11 @@ public struct PostgresTripsProjection: PostgresProjection {
         for statement in [
             """
             CREATE TABLE \(t("trips")) (trip_id uuid PRIMARY KEY, rider_id uuid NOT NULL, sort_at_us bigint NOT NULL,
-                weather_pending boolean NOT NULL, row text NOT NULL)
+                weather_pending boolean NOT NULL, analysis_pending boolean NOT NULL, row text NOT NULL)
             """,
             "CREATE INDEX \(t.index("trips_by_rider")) ON \(t("trips")) (rider_id, sort_at_us DESC, trip_id DESC)",
             "CREATE INDEX \(t.index("trips_weather_pending")) ON \(t("trips")) (trip_id) WHERE weather_pending",
+            "CREATE INDEX \(t.index("trips_analysis_pending")) ON \(t("trips")) (trip_id) WHERE analysis_pending",
         ] {
             try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
@@ -151,10 +162,10 @@ public struct PostgresTripsProjection: PostgresProjection {
         }
         let encoded = try TripRowFold.encode(row)
         try await connection.query("""
-            INSERT INTO \(unescaped: t("trips")) (trip_id, rider_id, sort_at_us, weather_pending, row)
-            VALUES (\(id), \(row.riderId), \(row.sortDate.microsecondsSince1970), \(row.weatherPending), \(encoded))
+            INSERT INTO \(unescaped: t("trips")) (trip_id, rider_id, sort_at_us, weather_pending, analysis_pending, row)
+            VALUES (\(id), \(row.riderId), \(row.sortDate.microsecondsSince1970), \(row.weatherPending), \(row.analysisPending), \(encoded))
             ON CONFLICT (trip_id) DO UPDATE SET sort_at_us = excluded.sort_at_us, weather_pending = excluded.weather_pending,
-                row = excluded.row
+                analysis_pending = excluded.analysis_pending, row = excluded.row
             """, logger: connection.logger)
     }
 }

@@ -21,12 +21,17 @@ public struct TripRoutes: Sendable {
     let commands: TripCommands
     let reviews: TripReviews
     let reads: TripReads
+    let analyses: TripAnalysisQueue
+    /// The longest a finish or an import waits for the analysis before answering 202.
+    let finishWait: Duration
 
-    /// The routes over the service's commands, reviews and reads.
-    public init(commands: TripCommands, reviews: TripReviews, reads: TripReads) {
+    /// The routes over the service's commands, reviews, reads and analysis queue.
+    public init(commands: TripCommands, reviews: TripReviews, reads: TripReads, analyses: TripAnalysisQueue, finishWait: Duration = .seconds(10)) {
         self.commands = commands
         self.reviews = reviews
         self.reads = reads
+        self.analyses = analyses
+        self.finishWait = finishWait
     }
 
     /// The body limits of the trip routes: 64 MiB for a GPX import, 16 MiB for chunks, previews and the rest.
@@ -76,15 +81,30 @@ public struct TripRoutes: Sendable {
             accelerationCount: state.accelerationCount))
     }
 
-    /// `POST /v1/trips/{id}/finish`: the analysed trip (again for a finished one).
-    @Sendable func finish(_ request: Request, context: ServiceRequestContext) async throws -> TripResponse {
+    /// `POST /v1/trips/{id}/finish`: records the finish, then waits for the analysis (up to the configured wait, or
+    /// less by `Prefer: wait=` / `respond-async`): 200 with the analysed trip, or 202 with the trip `analysing`.
+    @Sendable func finish(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<TripResponse> {
         let (rider, metadata) = try Self.caller(context)
         let trip = try Self.tripID(context)
-        _ = try await commands.finish(trip: trip, rider: rider, metadata: metadata)
-        return TripResponse(try await reads.view(trip, caller: rider, isAdmin: false))
+        _ = try await commands.requestFinish(trip: trip, rider: rider, metadata: metadata)
+        return try await analysed(trip, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .ok)
     }
 
-    /// `POST /v1/trips/import`: a GPX 1.1 body becomes a finished trip (201).
+    /// Waits up to `wait` for `trip`'s analysis; the trip with `done` when it is analysed, else 202 Accepted with a
+    /// `Location` to poll and `Retry-After`.
+    private func analysed(_ trip: UUID, rider: UUID, wait: Duration, done: HTTPResponse.Status) async throws -> EditedResponse<TripResponse> {
+        if try await commands.load(trip).status == .analysing { _ = await analyses.wait(for: trip, upTo: wait) }
+        let view = try await reads.view(trip, caller: rider, isAdmin: false)
+        var headers = HTTPFields()
+        headers[.location] = "/v1/trips/\(trip.lowercased)"
+        guard view.state.status == .analysing else {
+            return EditedResponse(status: done, headers: headers, response: TripResponse(view))
+        }
+        headers[.retryAfter] = "1"
+        return EditedResponse(status: .accepted, headers: headers, response: TripResponse(view))
+    }
+
+    /// `POST /v1/trips/import`: a GPX 1.1 body becomes a trip: 201 analysed, or 202 while the analysis runs (as a finish).
     @Sendable func importGPX(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<TripResponse> {
         let (rider, metadata) = try Self.caller(context)
         let data: Data
@@ -101,10 +121,7 @@ public struct TripRoutes: Sendable {
         }
         try await commands.seal.requireRecordable(rider)
         let state = try await commands.importRide(document, rider: rider, metadata: metadata)
-        var headers = HTTPFields()
-        headers[.location] = "/v1/trips/\(state.tripId!.uuidString.lowercased())"
-        let view = try await reads.view(state.tripId!, caller: rider, isAdmin: false)
-        return EditedResponse(status: .created, headers: headers, response: TripResponse(view))
+        return try await analysed(state.tripId!, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .created)
     }
 
     /// `POST /v1/trips/preview`: statistics, matching and candidates of a ride, nothing stored; no sign-in needed.

@@ -30,9 +30,16 @@ public struct PostgresTripReadStore: TripReadStore {
     }
 
     public func weatherPending(limit: Int) async throws -> [UUID] {
+        try await ids("SELECT trip_id FROM trips WHERE weather_pending LIMIT \(limit)")
+    }
+
+    public func analysisPending(limit: Int) async throws -> [UUID] {
+        try await ids("SELECT trip_id FROM trips WHERE analysis_pending LIMIT \(limit)")
+    }
+
+    private func ids(_ query: PostgresQuery) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await (id) in try await database.client.query("SELECT trip_id FROM trips WHERE weather_pending LIMIT \(limit)",
-                                                              logger: database.logger).decode(UUID.self) {
+        for try await (id) in try await database.client.query(query, logger: database.logger).decode(UUID.self) {
             ids.append(id)
         }
         return ids

@@ -32,8 +32,16 @@ public struct SQLiteTripReadStore: TripReadStore {
     }
 
     public func weatherPending(limit: Int) async throws -> [UUID] {
+        try await ids(where: "weather_pending = 1", limit: limit)
+    }
+
+    public func analysisPending(limit: Int) async throws -> [UUID] {
+        try await ids(where: "analysis_pending = 1", limit: limit)
+    }
+
+    private func ids(where condition: String, limit: Int) async throws -> [UUID] {
         try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT trip_id FROM trips WHERE weather_pending = 1 LIMIT \(limit)").compactMap(UUID.init(uuidString:))
+            try String.fetchAll(db, sql: "SELECT trip_id FROM trips WHERE \(condition) LIMIT \(limit)").compactMap(UUID.init(uuidString:))
         }
     }
 }

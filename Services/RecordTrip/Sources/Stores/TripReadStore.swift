@@ -9,6 +9,8 @@ public protocol TripReadStore: Sendable {
     func all(rider: UUID) async throws -> [TripRow]
     /// Finished trips without weather, up to `limit`.
     func weatherPending(limit: Int) async throws -> [UUID]
+    /// Trips whose finish was recorded and whose analysis was not, up to `limit`.
+    func analysisPending(limit: Int) async throws -> [UUID]
 }
 
 /// Erased riders (from `waypoint.auth`) whose trips are still to remove (``RiderErasureWorker``).
