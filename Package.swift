@@ -322,7 +322,7 @@ let package = Package(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
-                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis", "RecordTrip",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

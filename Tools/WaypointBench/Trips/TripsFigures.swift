@@ -2,8 +2,8 @@
 /// figure not measured yet or left out by the run.
 ///
 /// Map matching is measured by `MatchingBench`, statistics by `TripStatsFigures`, obstacle detection by
-/// `ObstacleFigures`; `ingest_fixes_per_s` and `finish_to_event_ms` (chunked upload and finish through HTTP) are not
-/// measured yet and print `null`.
+/// `ObstacleFigures`, `ingest_fixes_per_s`, `chunk_ms` and `finish_to_event_ms` (chunked upload and finish through
+/// HTTP) by `TripServiceBench`.
 struct TripsFigures: Encodable {
     /// Matching one 1-hour ride at 1 Hz (3,600 fixes), per city, in milliseconds.
     var matchMilliseconds: CityLatencies?
@@ -14,15 +14,18 @@ struct TripsFigures: Encodable {
     var peerRMF: SigmaFigures?
     /// What the matching figures were measured on (rides, lengths, what the peer was given).
     var matchNote: String?
-    /// Statistics of a 1-hour ride, obstacle detection on simulated rides; ingest and finish → event: `null`, not built.
+    /// Fixes acknowledged per second while riders upload chunks at once, and each chunk's latency.
     var ingestFixesPerSecond: Double?
+    var chunkMilliseconds: Latencies?
+    /// Statistics of a 1-hour ride, obstacle detection on simulated rides.
     var statsMilliseconds: Latencies?
     var obstacles: ObstacleFigures?
     var finishToEventMilliseconds: Latencies?
 
     enum CodingKeys: String, CodingKey {
         case matchMilliseconds = "match_ms", matchRMF = "match_rmf", peerMatchMilliseconds = "peer_match_ms", peerRMF = "peer_rmf"
-        case matchNote = "match_note", ingestFixesPerSecond = "ingest_fixes_per_s", statsMilliseconds = "stats_ms", obstacles
+        case matchNote = "match_note", ingestFixesPerSecond = "ingest_fixes_per_s", chunkMilliseconds = "chunk_ms"
+        case statsMilliseconds = "stats_ms", obstacles
         case finishToEventMilliseconds = "finish_to_event_ms"
     }
 
@@ -34,6 +37,7 @@ struct TripsFigures: Encodable {
         try container.encode(peerRMF, forKey: .peerRMF)
         try container.encode(matchNote, forKey: .matchNote)
         try container.encode(ingestFixesPerSecond, forKey: .ingestFixesPerSecond)
+        try container.encode(chunkMilliseconds, forKey: .chunkMilliseconds)
         try container.encode(statsMilliseconds, forKey: .statsMilliseconds)
         try container.encode(obstacles, forKey: .obstacles)
         try container.encode(finishToEventMilliseconds, forKey: .finishToEventMilliseconds)
