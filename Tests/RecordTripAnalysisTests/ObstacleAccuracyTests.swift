@@ -34,6 +34,7 @@ import Testing
         #expect(score.precision >= 0.9)
         #expect(score.recall >= 0.9)
         #expect(score.falsePer10km < 1)
+        #expect(score.kindAccuracy >= 0.8)
     }
 
     @Test("candidates lie within 15 m of the obstacle they found (GPS error 3 m RMS)")
