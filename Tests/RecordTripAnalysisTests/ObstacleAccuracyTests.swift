@@ -23,14 +23,18 @@ import Testing
         #expect(score.falsePer10km < 1)
     }
 
-    /// At 20 Hz a 30–50 ms rebound is smeared into one sample: short, fast potholes fall under the speed-scaled
-    /// threshold. Measured recall 0.86 on these seeds (a known shortfall, docs/record-trip.md); precision holds.
-    @Test("at 20 Hz precision and false candidates still meet the targets, recall stays above 0.8")
-    func degradesGracefullyAt20Hz() {
-        let score = ObstacleRideFixtures.score(seeds: 101...106, rate: 20)
+    /// Android's `SENSOR_DELAY_GAME` and many phones' lowest hardware rates sit between 20 and 25 Hz; there a 30–50 ms
+    /// rebound is averaged into one or two samples and the thresholds follow the rate (``ShockAttenuation``).
+    @Test("16 twenty-minute rides at 20 Hz and at 25 Hz meet the targets (seeds not used for tuning)",
+          arguments: [20.0, 25.0])
+    func targetsAtLowRates(rate: Double) {
+        let score = ObstacleRideFixtures.score(seeds: ObstacleRideFixtures.rateSeeds, rate: rate)
+        #expect(score.obstacles >= 100)
+        #expect(score.smoothMetres >= 80_000)
         #expect(score.precision >= 0.9)
-        #expect(score.recall >= 0.8)
+        #expect(score.recall >= 0.9)
         #expect(score.falsePer10km < 1)
+        #expect(score.kindAccuracy >= 0.8)
     }
 
     @Test("candidates lie within 15 m of the obstacle they found (GPS error 3 m RMS)")

@@ -30,7 +30,7 @@ enum CandidatePlacement {
                 stretchIndex += 1
             }
             if stretchIndex < stretches.count, stretches[stretchIndex].start - stretchMargin <= shock.time { continue }
-            let severity = unit(shock.peak / (settings.severeShockPerSpeed * shock.speed))
+            let severity = unit(shock.peak / (settings.severeShockPerSpeed * vertical.shockScale * shock.speed))
             found.append(Found(time: shock.time, kind: shock.kind, severity: severity, peak: shock.peak,
                                speed: shock.speed))
         }

@@ -17,7 +17,8 @@ public struct ObstacleCandidate: Codable, Sendable, Hashable {
     public var kind: Kind
     /// 0…1: how strong the shock was for the speed it was ridden at.
     public var severity: Double
-    /// Peak vertical acceleration after gravity and the high-pass filter, m/s².
+    /// Peak vertical acceleration after gravity and the high-pass filter, m/s², as recorded: a phone sampling at
+    /// 20 Hz shows a short shock lower than one at 100 Hz (``severity`` allows for the rate).
     public var peakMps2: Double
     /// Speed at the time, m/s.
     public var speedMps: Double

@@ -27,8 +27,19 @@ public struct ObstacleDetectorSettings: Sendable, Hashable {
     public var baselineBlocks: Int = 11
     /// A peak must exceed this many times the baseline …
     public var baselineFactor: Double = 5
-    /// … and this many m/s² per m/s of speed (Pothole Patrol's speed-vs-z filter: a given shock means less at speed).
+    /// … and this many m/s² per m/s of speed (Pothole Patrol's speed-vs-z filter: a given shock means less at speed),
+    /// at ``referenceSampleRate``; at other rates it follows the peak the sensor leaves of a short shock
+    /// (``scalesThresholdsWithRate``).
     public var thresholdPerSpeed: Double = 1.0
+    /// Whether the speed-scaled threshold and the severity's scale follow the sample rate: multiplied by the expected
+    /// peak fraction of a ``referenceShockDuration`` half-sine at the ride's median sample interval ÷ at
+    /// ``referenceSampleRate`` (a phone averages over its sample interval, so at 20 Hz a 40 ms shock keeps ~57 % of the
+    /// height it shows at 100 Hz).
+    public var scalesThresholdsWithRate = true
+    /// The rate (Hz) the thresholds were set at.
+    public var referenceSampleRate: Double = 100
+    /// Seconds of the shock the scaling is computed for: a pothole's far-edge rebound lasts 30–50 ms.
+    public var referenceShockDuration: Double = 0.04
     /// Samples over the threshold closer than this (s) are one event.
     public var eventGap: Double = 0.3
     /// The first excursion beyond this fraction of the peak gives the event's direction: down first is a pothole.
@@ -43,7 +54,9 @@ public struct ObstacleDetectorSettings: Sendable, Hashable {
     /// Candidates closer than this in metres or ``mergeTime`` in seconds are one (front and rear wheel, a double hit).
     public var mergeDistance: Double = 5
     public var mergeTime: Double = 1.5
-    /// Severity 1 for a shock of this many m/s² per m/s of speed (30 m/s² ≈ 3 g at 18 km/h).
+    /// Severity 1 for a shock of this many m/s² per m/s of speed (30 m/s² ≈ 3 g at 18 km/h), at
+    /// ``referenceSampleRate``; scaled with the rate like ``thresholdPerSpeed``, so a shock gets the same severity at
+    /// every rate.
     public var severeShockPerSpeed: Double = 6
     /// Severity 1 for a rough stretch whose RMS is this many m/s² per m/s of speed.
     public var severeRoughRMSPerSpeed: Double = 1.0

@@ -16,11 +16,12 @@ enum ShockEvents {
         let times = vertical.times
         var events: [ShockEvent] = []
         var group: (first: Int, last: Int, peak: Int, threshold: Double)?
+        let perSpeed = settings.thresholdPerSpeed * vertical.shockScale
         for index in signal.indices {
             let speed = speeds[index]
             guard speed >= settings.minimumSpeed, !vertical.rotating[index] else { continue }
             let threshold = max(settings.baselineFactor * blocks.baseline[blocks.block(of: times[index])],
-                                settings.thresholdPerSpeed * speed)
+                                perSpeed * speed)
             guard abs(signal[index]) > threshold else { continue }
             if var open = group, times[index] - times[open.last] <= settings.eventGap {
                 open.last = index

@@ -12,6 +12,8 @@ struct VerticalAcceleration {
     var filtered: [Double]
     /// True where the phone's orientation was changing faster than the guard allows.
     var rotating: [Bool]
+    /// What the shock thresholds are multiplied by at this recording's sample rate (``ShockAttenuation``).
+    var shockScale: Double
 
     init(samples: [AccelerationSample], settings: ObstacleDetectorSettings) {
         times = samples.map(\.time)
@@ -29,6 +31,7 @@ struct VerticalAcceleration {
         highPassed = vertical
         filtered = CentredMean.of(vertical, times: times, width: settings.smoothingWindow)
         rotating = Self.rotationGuard(gravity, times: times, settings: settings)
+        shockScale = ShockAttenuation.factor(times: times, settings: settings)
     }
 
     /// Unit vectors along the centred mean of the raw vector: the direction of gravity (plus slow accelerations) in

@@ -6,8 +6,9 @@ extension RideScript {
 
     /// World-frame vertical acceleration (m/s², up positive) at every sample: road vibration (white noise low-passed at
     /// 25 Hz, RMS `smoothVibration` × speed / 5 m/s × the surface's factor), pedalling at the cadence, and the
-    /// signatures averaged over the sample interval (a phone's accelerometer filters before it samples, so a 30 ms
-    /// shock recorded at 20 Hz is smeared into its sample, not skipped).
+    /// signatures averaged over the sensor's interval (a phone's accelerometer filters before it samples, so a 30 ms
+    /// shock recorded at 20 Hz is smeared into its sample, not skipped; with ``RideSimulator/Settings/sensorRate``
+    /// the interval is the faster sensor's and the samples between are dropped).
     func verticalAcceleration(using random: inout SeededRandom) -> [Double] {
         let cutoff = min(25, 0.4 * settings.sampleRate)
         let alpha = 1 - exp(-2 * .pi * cutoff * step)
@@ -15,6 +16,7 @@ extension RideScript {
         let cadence = random.uniform(1.1...1.5)
         var vertical = [Double](repeating: 0, count: times.count)
         var state = 0.0
+        let averaging = settings.sensorRate.map { 1 / max($0, settings.sampleRate, 1) } ?? step
         for index in times.indices {
             let sigma = settings.smoothVibration * speed[index] / 5 * roughness[index] + 0.02
             state += alpha * (random.gaussian(sigma: sigma * gain) - state)
@@ -26,7 +28,7 @@ extension RideScript {
             let last = index(at: signature.start + signature.echoDelay + signature.length)
             guard first <= last else { continue }
             for index in first...last {
-                vertical[index] += signature.sampled(at: times[index], interval: step)
+                vertical[index] += signature.sampled(at: times[index], interval: averaging)
             }
         }
         return vertical

@@ -12,6 +12,12 @@ public enum RideSimulator {
         public var duration: Double = 1_800
         /// Accelerometer rate, Hz (phones record 20–100 Hz).
         public var sampleRate: Double = 100
+        /// The rate (Hz) the accelerometer itself runs at when the phone delivers a thinned stream (every n-th sample of
+        /// a faster sensor: each sample is the sensor's own interval mean at that instant, and a shock between two
+        /// samples can be missed); `nil`, the default: the sensor runs at ``sampleRate`` and each sample is the mean over
+        /// its own interval (the decimation filter of an accelerometer set to that output rate), as is a `sensorRate` at
+        /// or below ``sampleRate``. Changes no random draw: the same seed is the same ride under either model.
+        public var sensorRate: Double?
         /// Seconds between fixes.
         public var fixInterval: Double = 1
         /// Start time, seconds since the Unix epoch, and start position (Krems an der Donau).
