@@ -40,6 +40,7 @@ struct TripRecordingTests {
             #expect(finished.status == 200 && finished.json["status"] as? String == "finished")
             #expect(finished.json["statistics"] != nil && finished.json["cleaning"] != nil && finished.json["route"] != nil)
             #expect(finished.json["weather"] == nil, "no provider configured")
+            #expect((finished.json["route"] as? [String: Any])?["attribution"] as? String == "Map data © OpenStreetMap contributors, ODbL 1.0")
             let start = (finished.json["statistics"] as? [String: Any])?["start"] as? [String: Any]
             #expect(start?["lat"] as? Double == 48.4105, "the first fix is kept (5 m accuracy, 5 m/s)")
             let finishedAgain = try await client.sendJSON(.post, "\(uri)/finish", token: token)

@@ -39,7 +39,7 @@ struct RoadsCommandError: Error, CustomStringConvertible {
 }
 
 /// OpenStreetMap's attribution, printed with every output that carries map data.
-let openStreetMapAttribution = "Map data © OpenStreetMap contributors, ODbL 1.0"
+let openStreetMapAttribution = MapDataAttribution.openStreetMap
 
 extension JSONEncoder {
     /// The encoder of the `roads` commands' JSON: sorted keys, so the output is stable.

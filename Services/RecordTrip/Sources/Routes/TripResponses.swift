@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Hummingbird
 import RecordTripAnalysis
+import RoadNetwork
 
 /// A place and time of the ride.
 struct TripPointResponse: Codable, Sendable {
@@ -41,6 +42,8 @@ struct RouteResponse: Codable, Sendable {
     var lengthM: Double
     var confidence: Double
     var corrected: Bool
+    /// The map data's licence asks for it wherever a route drawn on it is shown.
+    var attribution = MapDataAttribution.openStreetMap
 
     init(_ pieces: [RoutePiece], confidence: Double, corrected: Bool) {
         geometry = TripGeometry.multiLine(pieces.map(\.geometry))

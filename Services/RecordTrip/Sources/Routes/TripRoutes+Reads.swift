@@ -66,7 +66,8 @@ extension TripRoutes {
         let track = TrackCleaner.clean(samples.fixes).fixes.map { Coordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
         if let line = TripGeometry.multiLine([track]) { features.append(Feature(geometry: line, properties: ["kind": "track"])) }
         let route = view.outcome?.route ?? view.detail?.route ?? []
-        if let line = TripGeometry.multiLine(route.map(\.geometry)) { features.append(Feature(geometry: line, properties: ["kind": "route"])) }
+        if let line = TripGeometry.multiLine(route.map(\.geometry)) { features.append(Feature(geometry: line, properties: [
+            "kind": "route", "attribution": .string(MapDataAttribution.openStreetMap)])) }
         for candidate in view.state.review == nil ? view.detail?.candidates ?? [] : [] {
             let c = candidate.candidate
             features.append(Feature(geometry: TripGeometry.point(c.latitude, c.longitude),
