@@ -50,9 +50,13 @@ extension RoadRouter {
             snaps.append(snap)
         }
         var moves = Set<Int>()
-        for leg in 0..<(snaps.count - 1) where !connects(snaps[leg], snaps[leg + 1]) {
-            if !connectsWithMain(snaps[leg], as: .origin) { moves.insert(leg) }
-            if !connectsWithMain(snaps[leg + 1], as: .destination) { moves.insert(leg + 1) }
+        for leg in 0..<(snaps.count - 1) {
+            // Flags first: with both ends fine nothing would move, so the leg's own connectivity is not even asked.
+            let originFails = !connectsWithMain(snaps[leg], as: .origin)
+            let destinationFails = !connectsWithMain(snaps[leg + 1], as: .destination)
+            guard originFails || destinationFails, !connects(snaps[leg], snaps[leg + 1]) else { continue }
+            if originFails { moves.insert(leg) }
+            if destinationFails { moves.insert(leg + 1) }
         }
         for index in moves.sorted() {
             let role: RoadComponents.Role = index == 0 ? .origin : index == points.count - 1 ? .destination : .via
