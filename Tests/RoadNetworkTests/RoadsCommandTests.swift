@@ -86,6 +86,13 @@ struct RoadsCommandTests {
             components.componentOfVertex[Int(graph.edgeSources[$0])] == components.componentOfVertex[Int(graph.edgeTargets[$0])]
         })
         #expect(Self.reachableIgnoringDirection(from: 0, in: graph) == components.sizes[0])
+        // The strong pieces agree with the weak ones: each lies inside one weak part, so there are at least as many, and
+        // Krems' one main piece lies in the largest weak part (breadth-first oracle: MainNetworkOracle).
+        let strong = facts.strongComponents, oracle = MainNetworkOracle(graph: graph)
+        #expect(strong.count >= facts.components.count && strong.mainNodes == oracle.main.count)
+        #expect(strong.mainNodes <= facts.components.largestNodes && strong.mainNodes > graph.vertexCount / 2)
+        #expect(strong.nodesNotReachingMain == oracle.ridesToMain.filter { !$0 }.count)
+        #expect(strong.nodesNotReachedFromMain == oracle.reachedFromMain.filter { !$0 }.count)
     }
 
     static func reachableIgnoringDirection(from start: Int, in graph: RoadGraph) -> Int {

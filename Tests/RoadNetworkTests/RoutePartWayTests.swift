@@ -52,8 +52,15 @@ struct RoutePartWayTests {
         #expect(route.segments.map(\.wayID) == [10, 11])
         #expect(route.segments.map(\.nodeIDs) == [[1, 2, 3], [3, 5]])
         #expect(abs(route.distance - Self.metres(16.0005, 16.0025)) < 0.01)
-        #expect(try router.route(RouteRequest(origin: Self.at(16.0028), destination: Self.at(16.0022))) == .noRoute(leg: 0))
-        #expect(try router.route(RouteRequest(origin: Self.at(16.0025), destination: Self.at(16.0005))) == .noRoute(leg: 0))
+        // Against the one-way street, with no other street within the snap radius: no route.
+        #expect(try router.route(RouteRequest(origin: Self.at(16.0028), destination: Self.at(16.0022), snapRadius: 10)) == .noRoute(leg: 0))
+        #expect(try router.route(RouteRequest(origin: Self.at(16.0025), destination: Self.at(16.0005), snapRadius: 10)) == .noRoute(leg: 0))
+        // With street 10 within the radius, an origin on the one-way street (whose dead end 5 leads nowhere) starts at
+        // node 3 instead, the nearest point that can ride on (RoadComponents): then along the one-way street.
+        let moved = try #require(try router.route(RouteRequest(origin: Self.at(16.0028), destination: Self.at(16.0022))).routes.first)
+        #expect(moved.segments.map(\.wayID) == [11] && abs(moved.distance - Self.metres(16.002, 16.0022)) < 0.01)
+        let back = try #require(try router.route(RouteRequest(origin: Self.at(16.0025), destination: Self.at(16.0005))).routes.first)
+        #expect(back.segments.map(\.wayID) == [10] && abs(back.distance - Self.metres(16.002, 16.0005)) < 0.01)
         let far = RoadPoint(latitude: 48.100009, longitude: 16.1005)
         #expect(try router.route(RouteRequest(origin: Self.at(16.0005), destination: far)) == .noRoute(leg: 0))
         #expect(try router.route(RouteRequest(origin: Self.at(16.0005), destination: Self.at(16.0015), via: [far])) == .noRoute(leg: 0))

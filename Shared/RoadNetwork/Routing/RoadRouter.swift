@@ -25,6 +25,9 @@ public struct RoadRouter: Sendable {
     let fingerprint: Int
     /// The rules alternatives must pass.
     public let alternativeRules: AlternativeRules
+    /// The graph's strongly connected pieces and which of them reach or are reached from the main network, so a route's
+    /// points snap where a route can start and end (``snap(_:as:radius:)``).
+    public let components: RoadComponents
 
     /// The most via points a request may have. Each leg is a search of its own; 25 covers any ride a person plans by
     /// hand (Google Maps allows 9 stops on the web, 25 through its API) and bounds a request's work.
@@ -55,6 +58,7 @@ public struct RoadRouter: Sendable {
         locator = SegmentLocator(graph: graph)
         trees = SearchTreePool(vertexCount: graph.vertexCount)
         self.alternativeRules = alternativeRules
+        components = RoadComponents(graph: graph)
     }
 
     /// The graph's weights under `overlay`: a copy of the weight arrays with the overlay's segments adjusted (the
@@ -103,7 +107,8 @@ public struct RoadRouter: Sendable {
         LegEnds(origins: [Seed(vertex: source, weight: 0, piece: nil)], targets: [Seed(vertex: target, weight: 0, piece: nil)], direct: nil)
     }
 
-    /// The snaps of the request's points, or the first problem with it.
+    /// The snaps of the request's points (``snap(_:radius:)``: onto the main network where a leg would not connect
+    /// otherwise), or the first problem with it.
     private func validate(_ request: RouteRequest, weights: RoadWeights) throws(RouteError) -> [SnapIndex.Snap] {
         guard weights.graphFingerprint == fingerprint else { throw .weightsForAnotherGraph }
         guard request.via.count <= Self.maximumViaPoints else { throw .tooManyViaPoints(count: request.via.count, limit: Self.maximumViaPoints) }
@@ -113,13 +118,7 @@ public struct RoadRouter: Sendable {
         for (index, point) in points.enumerated() {
             do { _ = try Coordinate(latitude: point.latitude, longitude: point.longitude) } catch { throw .invalidCoordinate(index: index, reason: error) }
         }
-        var snaps: [SnapIndex.Snap] = []
-        for (index, point) in points.enumerated() {
-            guard let snap = snapIndex.nearest(latitude: point.latitude, longitude: point.longitude, radius: request.snapRadius) else {
-                throw .noStreetNear(index: index)
-            }
-            snaps.append(snap)
-        }
+        let snaps = try snap(points, radius: request.snapRadius)
         for leg in 0..<(points.count - 1) {
             let a = snaps[leg], b = snaps[leg + 1]
             if points[leg] == points[leg + 1] || (a.edge == b.edge && abs(a.offset - b.offset) < Self.coincidenceMetres) {

@@ -22,6 +22,16 @@ struct RoadsInfo: ParsableCommand {
             var largestNodes: Int
         }
 
+        /// Strongly connected components (``RoadComponents``): how many, the vertices in main ones, and the vertices
+        /// from which no route leads into a main one or to which none leads from one (where snapping moves a route's
+        /// origin or destination away from, when a leg would not connect).
+        struct StrongComponents: Codable, Equatable {
+            var count: Int
+            var mainNodes: Int
+            var nodesNotReachingMain: Int
+            var nodesNotReachedFromMain: Int
+        }
+
         var attribution = openStreetMapAttribution
         var extracts: [String]
         var extractsSHA256: String
@@ -38,6 +48,8 @@ struct RoadsInfo: ParsableCommand {
         var lengthKm: Double
         var boundingBox: Box?
         var components: Components
+        /// Strongly connected components (one-way streets count one way): what routing snaps by.
+        var strongComponents: StrongComponents
         var source: String
     }
 
@@ -54,7 +66,8 @@ struct RoadsInfo: ParsableCommand {
     func facts() throws -> Facts {
         let loaded = try network.load()
         let graph = loaded.graph
-        let components = graph.weakComponents()
+        let components = graph.weakComponents(), strong = RoadComponents(graph: graph)
+        let vertices = 0..<graph.vertexCount
         var box: Facts.Box?
         if let south = graph.shapeLatitudes.min(), let north = graph.shapeLatitudes.max(),
            let west = graph.shapeLongitudes.min(), let east = graph.shapeLongitudes.max() {
@@ -71,6 +84,10 @@ struct RoadsInfo: ParsableCommand {
                      cycleNetworkWays: loaded.report.cycleNetworkWays, missingNodeReferences: loaded.report.missingNodeReferences,
                      lengthKm: (graph.edgeLengths.reduce(0, +) / 10).rounded() / 100, boundingBox: box,
                      components: Facts.Components(count: components.sizes.count, largestNodes: components.sizes.max() ?? 0),
+                     strongComponents: Facts.StrongComponents(
+                         count: strong.count, mainNodes: (0..<strong.count).filter(strong.isMain).reduce(0) { $0 + strong.sizes[$1] },
+                         nodesNotReachingMain: vertices.filter { !strong.reachesMain(vertex: $0) }.count,
+                         nodesNotReachedFromMain: vertices.filter { !strong.isReachedFromMain(vertex: $0) }.count),
                      source: source)
     }
 }
