@@ -19,14 +19,17 @@ public struct LeuvenPeer: Sendable {
         self.script = script
     }
 
+    /// Keyword overrides for leuven's `DistanceMatcher` (name → value), for a parameter sweep; empty for the
+    /// reported figures, which use the script's documented choice.
+    public var overrides: [String: Double] = [:]
+
     /// What the script reads.
     struct Request: Encodable {
         var nodes: [Node] = []
         var edges: [[Int64]] = []
         var traces: [[[Double]]]
         var sigma: Double
-        var max_dist: Double
-        var lattice_width: Int
+        var parameters: [String: Double] = [:]
     }
 
     /// A node as the script reads it: `[osm_id, lat, lon]`, the id an exact integer.
@@ -53,13 +56,10 @@ public struct LeuvenPeer: Sendable {
         public var description: String
     }
 
-    /// Matches `traces` (fixes of σ `sigma` metres) on `graph` with the peer; ``MapMatchRules`` gives the comparable
-    /// search radius and candidate cap.
+    /// Matches `traces` (fixes of σ `sigma` metres; 0 for exact fixes) on `graph` with the peer. The peer's parameters
+    /// follow from `sigma` in the script (its docstring says which and why); `rules` is not used by the peer.
     public func match(_ traces: [[MatchObservation]], sigma: Double, graph: RoadGraph, rules: MapMatchRules = MapMatchRules()) throws -> Answer {
-        var request = Request(traces: traces.map { $0.map { [$0.latitude, $0.longitude] } }, sigma: max(sigma, rules.sigmaZ),
-                              max_dist: rules.radius(accuracy: sigma), lattice_width: rules.maximumCandidates)
-        export(graph, around: traces.flatMap { $0 }, into: &request)
-        let input = try JSONEncoder().encode(request)
+        let input = try JSONEncoder().encode(request(traces, sigma: sigma, graph: graph))
         let output = try run(input)
         do {
             return try JSONDecoder().decode(Answer.self, from: output)
@@ -68,7 +68,15 @@ public struct LeuvenPeer: Sendable {
         }
     }
 
-    /// The segments with both ends inside the traces' widened bounding box, one edge per allowed direction.
+    /// What the script is sent for `traces`: the graph around them, the traces as `[lat, lon]`, σ and the overrides.
+    func request(_ traces: [[MatchObservation]], sigma: Double, graph: RoadGraph) -> Request {
+        var request = Request(traces: traces.map { $0.map { [$0.latitude, $0.longitude] } }, sigma: sigma, parameters: overrides)
+        export(graph, around: traces.flatMap { $0 }, into: &request)
+        return request
+    }
+
+    /// Every shape segment (consecutive OSM nodes of an edge, junctions and shape points alike) with both ends inside
+    /// the traces' widened bounding box, as the script's nodes and one directed edge per direction the profile allows.
     private func export(_ graph: RoadGraph, around fixes: [MatchObservation], into request: inout Request) {
         let valid = fixes.filter(MatchLattice.isValid)
         guard let south = valid.map(\.latitude).min(), let north = valid.map(\.latitude).max(),
@@ -95,7 +103,10 @@ public struct LeuvenPeer: Sendable {
     private func run(_ input: Data) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script]
+        // -O: leuven stops building debug strings (~1.7× faster). A fixed hash seed: leuven breaks ties by iterating
+        // sets of states hashed by name, so with Python's random string hashes two runs could answer differently.
+        process.arguments = ["-O", script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONHASHSEED": "0"]) { _, fixed in fixed }
         // The request and the log go through files: no second thread to feed a pipe while the output is read.
         let stem = FileManager.default.temporaryDirectory.appendingPathComponent("leuven-\(UUID().uuidString)")
         let requestFile = stem.appendingPathExtension("json"), errors = stem.appendingPathExtension("log")
