@@ -45,7 +45,7 @@ struct MatchLattice {
         for (number, fix) in fixes.enumerated() where Self.isValid(fix) {
             if let last = observations.last, fix.time - fixes[last].time <= rules.maximumTimeGap, number != fixes.count - 1,
                RoadGraphBuilder.distance((fix.latitude, fix.longitude), (fixes[last].latitude, fixes[last].longitude))
-                < max(rules.interpolationDistance, rules.sigma(accuracy: fix.accuracy)) {
+                < rules.interpolation(sigma: rules.sigma(accuracy: fix.accuracy)) {
                 anchors[number] = observations.count - 1
                 continue
             }
