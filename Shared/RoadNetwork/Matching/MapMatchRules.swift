@@ -26,9 +26,10 @@ public struct MapMatchRules: Sendable, Hashable {
     /// A fix nearer than this (or than its own σ, when larger) to the last matched fix is interpolated, not matched
     /// (Meili's `interpolation_distance`).
     public var interpolationDistance = 10.0
-    /// … or this many times the fix's σ, when more: Newson & Krumm match only fixes about 2σ apart, as nearer ones say
-    /// more about their noise than about the route (at σ 10 m, fixes 5 m apart otherwise read as turns and loops).
-    public var interpolationSigmas = 2.0
+    /// … or this many times the fix's σ, when more: Newson & Krumm match only fixes at least about 2σ apart, as nearer
+    /// ones say more about their noise than about the route (at σ 10 m, fixes 5 m apart otherwise read as turns and
+    /// loops). 4 was measured best of 1–5 short of cutting real detours off (`docs/road-network.md`, "Interpolation").
+    public var interpolationSigmas = 4.0
     /// Seconds between consecutive fixes beyond which the ride breaks (the phone lost its fix, or the rider took a
     /// train): nothing is invented across the gap.
     public var maximumTimeGap = 120.0
