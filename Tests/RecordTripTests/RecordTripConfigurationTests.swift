@@ -13,7 +13,7 @@ struct RecordTripConfigurationTests {
         #expect(FileManager.default.fileExists(atPath: configuration.extracts[0]))
         #expect(configuration.weatherURL == nil)
         #expect(configuration.weatherTimeout == .seconds(2) && configuration.weatherBackfillInterval == .seconds(60))
-        #expect(configuration.finishWait == .seconds(10))
+        #expect(configuration.finishWait == .seconds(3))
         #expect(configuration.roadCacheDirectory.hasSuffix("/record-trip-roads"))
     }
 

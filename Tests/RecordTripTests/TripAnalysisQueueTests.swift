@@ -73,7 +73,10 @@ struct TripAnalysisQueueTests {
             let state = try await h.server.commands.requestFinish(trip: trip, rider: rider, metadata: EventMetadata(actorID: "test"))
             #expect(state.status == .analysing)
             try await h.server.trips.catchUp()
-            #expect(try await h.server.stores.trips.analysisPending(limit: 10) == [trip])
+            // The service's own worker (a round every 10 s) may take it first on a slow machine.
+            let pending = try await h.server.stores.trips.analysisPending(limit: 10)
+            let taken = try await h.server.commands.load(trip).status == .finished
+            #expect(pending == [trip] || (pending.isEmpty && taken), "pending \(pending), finished already: \(taken)")
 
             // A fresh queue, as after a restart; the worker's round and a concurrent direct analysis race.
             let queue = TripAnalysisQueue(commands: h.server.commands, concurrency: 2, logger: App.quiet)

@@ -103,7 +103,9 @@ enum TripApp {
             let configuration = RecordTripConfiguration(
                 service: ServiceConfiguration(serviceName: "record-trip", port: 0, internalToken: AuthFeedStub.token, logLevel: .warning),
                 runtime: try backend.runtime("record-trip", in: directory),
-                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .milliseconds(500))
+                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .milliseconds(500),
+                // Tests read the analysed trip from the finish itself, on a loaded machine too; 202 is tested with Prefer.
+                finishWait: .seconds(30))
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
                 let server = try await RecordTripServer.assemble(configuration, storage: storage, roads: TripTestNetwork.roads,
                                                                  weather: weather, logger: quiet)
@@ -123,7 +125,7 @@ enum TripApp {
             let configuration = RecordTripConfiguration(
                 service: ServiceConfiguration(serviceName: "record-trip", port: 0, internalToken: AuthFeedStub.token, logLevel: .warning),
                 runtime: try TestBackend.sqlite.runtime("record-trip", in: directory),
-                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [])
+                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], finishWait: .seconds(30))
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
                 let server = try await RecordTripServer.assemble(configuration, storage: storage, roads: TripTestNetwork.roads, logger: quiet)
                 try await LoopbackServer.run({ reportPort in

@@ -13,7 +13,7 @@ import ServiceKit
 /// | `WEATHER_URL` | empty: no weather | base URL of an Open-Meteo-compatible API |
 /// | `WEATHER_TIMEOUT_MS` | `2000` | how long a finish waits for the weather before leaving it to the backfill |
 /// | `WEATHER_BACKFILL_SECONDS` | `60` | pause between rounds of the weather backfill worker |
-/// | `FINISH_WAIT_MS` | `10000` | how long a finish or import waits for the analysis before answering 202 (a client's `Prefer: wait=` may ask for less) |
+/// | `FINISH_WAIT_MS` | `3000` | how long a finish or import waits for the analysis before answering 202 (a client's `Prefer: wait=` may ask for less); keep it under the gateway's upstream timeout (5 s) |
 ///
 /// The road network's compiled cache lives in `<data dir>/record-trip-roads/`.
 public struct RecordTripConfiguration: Sendable {
@@ -35,7 +35,7 @@ public struct RecordTripConfiguration: Sendable {
     /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
                 extracts: [String], weatherURL: URL? = nil, weatherTimeout: Duration = .seconds(2),
-                weatherBackfillInterval: Duration = .seconds(60), finishWait: Duration = .seconds(10)) {
+                weatherBackfillInterval: Duration = .seconds(60), finishWait: Duration = .seconds(3)) {
         self.service = service
         self.runtime = runtime
         self.endpoints = endpoints
@@ -78,6 +78,6 @@ public struct RecordTripConfiguration: Sendable {
             extracts: extracts, weatherURL: weatherURL,
             weatherTimeout: .milliseconds(try reader.integer("WEATHER_TIMEOUT_MS", default: 2_000, in: 1...60_000)),
             weatherBackfillInterval: .seconds(try reader.integer("WEATHER_BACKFILL_SECONDS", default: 60, in: 1...86_400)),
-            finishWait: .milliseconds(try reader.integer("FINISH_WAIT_MS", default: 10_000, in: 0...60_000)))
+            finishWait: .milliseconds(try reader.integer("FINISH_WAIT_MS", default: 3_000, in: 0...60_000)))
     }
 }

@@ -26,7 +26,7 @@ public struct TripRoutes: Sendable {
     let finishWait: Duration
 
     /// The routes over the service's commands, reviews, reads and analysis queue.
-    public init(commands: TripCommands, reviews: TripReviews, reads: TripReads, analyses: TripAnalysisQueue, finishWait: Duration = .seconds(10)) {
+    public init(commands: TripCommands, reviews: TripReviews, reads: TripReads, analyses: TripAnalysisQueue, finishWait: Duration = .seconds(3)) {
         self.commands = commands
         self.reviews = reviews
         self.reads = reads
