@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// One documented operation: lower-case method and OpenAPI path template.
 public struct OpenAPIRoute: Hashable, Sendable, CustomStringConvertible {
@@ -92,9 +93,23 @@ public enum OpenAPIText {
         var directory = URL(fileURLWithPath: testFile).deletingLastPathComponent()
         for _ in 0..<6 {
             let candidate = directory.appendingPathComponent(relativePath)
-            if FileManager.default.fileExists(atPath: candidate.path) { return try String(contentsOf: candidate, encoding: .utf8) }
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                let text = try String(contentsOf: candidate, encoding: .utf8)
+                try requireValidYAML(text, name: relativePath)
+                return text
+            }
             directory = directory.deletingLastPathComponent()
         }
         throw TestSetupError("\(relativePath) not found above \(testFile)")
+    }
+
+    /// Throws unless `text` parses as YAML: the route checks read the text line by line, and a document they accept
+    /// may still not load in a client or in schemathesis (an unescaped `'` in a single-quoted string did once).
+    public static func requireValidYAML(_ text: String, name: String) throws {
+        do {
+            _ = try Yams.load(yaml: text)
+        } catch {
+            throw TestSetupError("\(name) is not valid YAML: \(error)")
+        }
     }
 }
