@@ -86,14 +86,16 @@ public struct TripRoutes: Sendable {
     @Sendable func finish(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<TripResponse> {
         let (rider, metadata) = try Self.caller(context)
         let trip = try Self.tripID(context)
-        _ = try await commands.requestFinish(trip: trip, rider: rider, metadata: metadata)
-        return try await analysed(trip, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .ok)
+        let state = try await commands.requestFinish(trip: trip, rider: rider, metadata: metadata)
+        return try await analysed(state, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .ok)
     }
 
-    /// Waits up to `wait` for `trip`'s analysis; the trip with `done` when it is analysed, else 202 Accepted with a
-    /// `Location` to poll and `Retry-After`.
-    private func analysed(_ trip: UUID, rider: UUID, wait: Duration, done: HTTPResponse.Status) async throws -> EditedResponse<TripResponse> {
-        if try await commands.load(trip).status == .analysing { _ = await analyses.wait(for: trip, upTo: wait) }
+    /// Waits up to `wait` for the analysis of the trip `state` was recorded as (no wait unless it is `analysing`); the
+    /// trip with `done` when it is analysed, else 202 Accepted with a `Location` to poll and `Retry-After`.
+    private func analysed(_ state: TripState, rider: UUID, wait: Duration, done: HTTPResponse.Status) async throws
+        -> EditedResponse<TripResponse> {
+        guard let trip = state.tripId else { throw TripError.notFound }
+        if state.status == .analysing { _ = await analyses.wait(for: trip, upTo: wait) }
         let view = try await reads.view(trip, caller: rider, isAdmin: false)
         var headers = HTTPFields()
         headers[.location] = "/v1/trips/\(trip.lowercased)"
@@ -121,7 +123,7 @@ public struct TripRoutes: Sendable {
         }
         try await commands.seal.requireRecordable(rider)
         let state = try await commands.importRide(document, rider: rider, metadata: metadata)
-        return try await analysed(state.tripId!, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .created)
+        return try await analysed(state, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .created)
     }
 
     /// `POST /v1/trips/preview`: statistics, matching and candidates of a ride, nothing stored; no sign-in needed.

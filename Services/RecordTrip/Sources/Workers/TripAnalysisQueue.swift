@@ -34,15 +34,16 @@ public actor TripAnalysisQueue {
     }
 
     /// Starts `trip`'s analysis if needed and waits until it is recorded or `timeout` passes; true when it ended in time.
+    /// The analysis does not notice cancellation, so the wait races it with ``TimeLimit`` (a task group would wait for
+    /// it to end past the timeout); it goes on in the background either way.
     public func wait(for trip: UUID, upTo timeout: Duration) async -> Bool {
         let task = submit(trip)
         guard timeout > .zero else { return false }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await task.value; return true }
-            group.addTask { try? await Task.sleep(for: timeout); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+        do {
+            try await TimeLimit.run(timeout, onTimeout: { CancellationError() }) { await task.value }
+            return true
+        } catch {
+            return false
         }
     }
 
