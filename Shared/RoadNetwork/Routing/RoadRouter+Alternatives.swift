@@ -33,6 +33,7 @@ extension RoadRouter {
         let (best, meeting) = (grown.best, grown.meeting)
         let bestPieces = pieces(forward: forward, via: meeting.vertex, target: meeting.target, ends: ends, weights: weights)
         var accepted = [bestPieces]
+        var acceptedEdges = [EdgeWeights(bestPieces)]  // each accepted route's weight per directed edge, built once
         var covered = Set<Int>()
         var examined = 0
         for via in viaCandidates(forward, backward, best: best, meetingVertex: meeting.vertex) where !covered.contains(via) {
@@ -40,11 +41,12 @@ extension RoadRouter {
             examined += 1
             guard let candidate = candidate(via: via, forward: forward, backward: backward, ends: ends, weights: weights) else { continue }
             covered.formUnion(candidate.plateauVertices)
-            guard accepted.allSatisfy({ shared(candidate.pieces, $0) <= rules.maximumSharing * $0.reduce(0) { $0 + $1.weight } }),
+            guard acceptedEdges.allSatisfy({ $0.shared(with: candidate.pieces) <= rules.maximumSharing * $0.total }),
                   candidate.plateau >= rules.minimumPlateau * best
                     || locallyOptimal(candidate, window: rules.minimumPlateau * best, weights: weights)
             else { continue }
             accepted.append(candidate.pieces)
+            acceptedEdges.append(EdgeWeights(candidate.pieces))
         }
         return accepted
     }
@@ -61,8 +63,11 @@ extension RoadRouter {
         let margin = landmarks.maximumUnit * 1.001
         var best = ends.direct?.weight ?? .infinity
         var meeting: (vertex: Int, target: Seed)?
+        let active = ends.origins.first.flatMap { origin in
+            ends.targets.first.map { landmarks.activeLandmarks(from: origin.vertex, to: $0.vertex, count: RoadLandmarks.activeCount) }
+        }
         forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                     potential: potential(towards: ends.targets), stop: { $0 > best * stretch + margin },
+                     potential: potential(towards: ends.targets, active: active), stop: { $0 > best * stretch + margin },
                      settle: { vertex, weight in
                          for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                              best = weight + target.weight
@@ -70,8 +75,13 @@ extension RoadRouter {
                          }
                      })
         guard let meeting else { return nil }
+        // The backward tree enters only vertices the forward tree settled: a vertex w within the bound is settled
+        // forwards, and so is every vertex on its shortest path to the destination (d(s, x) + d(x, t) ≤ d(s, w) +
+        // d(w, t) for x on it), so the backward tree's paths and distances within the bound are unchanged; outside it
+        // nothing is read.
+        let fromOrigins = potential(from: ends.origins, active: active)
         backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
-                      potential: potential(from: ends.origins), stop: { $0 > best * stretch + margin })
+                      potential: { forward.isSettled($0) ? fromOrigins($0) : .infinity }, stop: { $0 > best * stretch + margin })
         return (best, meeting)
     }
 
@@ -79,27 +89,28 @@ extension RoadRouter {
     /// more than allowed with the best route as the trees tell it — a tree path leaves the best route once, at the last
     /// best-route vertex on it, so the shared part is the tree weight there (one pass over each tree, in settle order).
     private func viaCandidates(_ forward: SearchTree, _ backward: SearchTree, best: Double, meetingVertex: Int) -> [Int] {
-        var onBest: Set<Int> = [meetingVertex]
-        var vertex = meetingVertex
-        while forward.parent(vertex) >= 0 {
-            vertex = SearchTree.otherEnd(graph, arc: forward.parent(vertex), from: vertex)
-            onBest.insert(vertex)
-        }
+        var onBest = [meetingVertex]
+        while forward.parent(onBest.last!) >= 0 { onBest.append(SearchTree.otherEnd(graph, arc: forward.parent(onBest.last!), from: onBest.last!)) }
         // Each tree's scratch: the tree weight where a vertex's tree path leaves the best route. A parent is settled
         // before its child, so its value is written first (a vertex reopened and not settled again may read a stale
-        // one: it is not exact, so it is never a candidate).
-        for tree in [forward, backward] {
+        // one: it is not exact, so it is never a candidate). Best-route vertices are marked in the scratch itself while
+        // the passes run (−1 − weight; weights are ≥ 0), not looked up in a set per vertex; the marks are undone before
+        // returning, so no scratch value is negative between searches.
+        let trees = [forward, backward]
+        for tree in trees {
             tree.prepareScratch()
-            for settled in tree.order {
+            for v in onBest { tree.scratch[v] = -1 - tree.distance(v) }
+            for settled in tree.order where tree.scratch[Int(settled)] >= 0 {
                 let v = Int(settled), parent = tree.parent(v)
-                tree.scratch[v] = onBest.contains(v) ? tree.distance(v) : parent >= 0 ? tree.scratch[SearchTree.otherEnd(graph, arc: parent, from: v)] : 0
+                tree.scratch[v] = parent >= 0 ? Self.unmarked(tree.scratch[SearchTree.otherEnd(graph, arc: parent, from: v)]) : 0
             }
         }
+        defer { for tree in trees { for v in onBest { tree.scratch[v] = tree.distance(v) } } }
         let limit = best * alternativeRules.maximumStretch, sharing = best * alternativeRules.maximumSharing
         var vias: [(weight: Double, vertex: Int)] = []
         for settled in forward.order {
             let v = Int(settled)
-            guard forward.isSettled(v), backward.isSettled(v), !onBest.contains(v), forward.scratch[v] + backward.scratch[v] <= sharing else { continue }
+            guard forward.isSettled(v), backward.isSettled(v), forward.scratch[v] >= 0, forward.scratch[v] + backward.scratch[v] <= sharing else { continue }
             let weight: Double = forward.distance(v) + backward.distance(v)
             if weight <= limit { vias.append((weight, v)) }
         }
@@ -108,6 +119,9 @@ extension RoadRouter {
         for via in vias where unique.last != via.vertex { unique.append(via.vertex) }
         return unique
     }
+
+    /// A scratch value with a best-route mark undone.
+    private static func unmarked(_ value: Double) -> Double { value < 0 ? -1 - value : value }
 
     /// The route through `via` along both trees, with its plateau; `nil` when it visits a vertex twice.
     private func candidate(via: Int, forward: SearchTree, backward: SearchTree, ends: LegEnds, weights: RoadWeights) -> Candidate? {
@@ -121,8 +135,8 @@ extension RoadRouter {
         for arc in prefix.reversed() { prefixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: prefixVertices.last!)) }
         var suffixVertices = [via]
         for arc in suffix { suffixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: suffixVertices.last!)) }
-        guard Set(prefixVertices).count + Set(suffixVertices).count == prefixVertices.count + suffixVertices.count,
-              Set(prefixVertices).intersection(suffixVertices) == [via] else { return nil }
+        var seen = Set<Int>(minimumCapacity: prefixVertices.count + suffixVertices.count)
+        for vertex in prefixVertices + suffixVertices.dropFirst() where !seen.insert(vertex).inserted { return nil }
         var plateau = 0.0, plateauVertices = [via]
         for (index, arc) in prefix.reversed().enumerated() {
             let from = prefixVertices[index + 1]
@@ -163,10 +177,23 @@ extension RoadRouter {
         }
     }
 
-    /// The weight of `route` on the same edges, in the same direction, as `other` (pieces of one edge: the lighter).
-    func shared(_ route: [RoutePiece], _ other: [RoutePiece]) -> Double {
-        var others: [Int: Double] = [:]
-        for piece in other { others[piece.key, default: 0] += piece.weight }
-        return route.reduce(0) { total, piece in total + min(piece.weight, others[piece.key] ?? 0) }
+}
+
+/// A route's weight per directed edge, and its whole weight: what a candidate's shared weight is measured against.
+private struct EdgeWeights {
+    var byEdge: [Int: Double] = [:]
+    var total = 0.0
+
+    init(_ pieces: [RoutePiece]) {
+        byEdge.reserveCapacity(pieces.count)
+        for piece in pieces {
+            byEdge[piece.key, default: 0] += piece.weight
+            total += piece.weight
+        }
+    }
+
+    /// The weight of `route` on the same edges, in the same direction, as this route (pieces of one edge: the lighter).
+    func shared(with route: [RoutePiece]) -> Double {
+        route.reduce(0) { total, piece in total + min(piece.weight, byEdge[piece.key] ?? 0) }
     }
 }

@@ -67,18 +67,18 @@ extension RoadRouter {
 
     /// A lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight): the A* potential of a
     /// forward search (memoised per vertex by the tree that uses it).
-    func potential(towards seeds: [Seed]) -> (Int) -> Double {
+    func potential(towards seeds: [Seed], active: [Int]? = nil) -> (Int) -> Double {
         guard landmarks.count > 0 else { return { _ in 0 } }
         let landmarks = self.landmarks
-        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex), weight: $0.weight) }
+        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex, active: active), weight: $0.weight) }
         return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: vertex, to: $1.anchor) + $1.weight) } }
     }
 
     /// The same from the nearest of `seeds` to a vertex: the potential of a backward search.
-    func potential(from seeds: [Seed]) -> (Int) -> Double {
+    func potential(from seeds: [Seed], active: [Int]? = nil) -> (Int) -> Double {
         guard landmarks.count > 0 else { return { _ in 0 } }
         let landmarks = self.landmarks
-        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex), weight: $0.weight) }
+        let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex, active: active), weight: $0.weight) }
         return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: $1.anchor, to: vertex) + $1.weight) } }
     }
 }

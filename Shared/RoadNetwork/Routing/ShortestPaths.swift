@@ -68,54 +68,59 @@ public struct ShortestPaths: Sendable {
     }
 }
 
-/// A binary min-heap of (key, vertex), ordered by key then vertex (deterministic ties).
+/// A binary min-heap of (key, vertex), ordered by key then vertex (deterministic ties: a strict total order, so the
+/// pops come in one order whatever the heap's layout). Entries sit in one array, and sifting moves a hole instead of
+/// swapping (half the writes).
 struct MinHeap {
-    private var keys: [Double] = []
-    private var values: [Int] = []
+    private struct Entry {
+        var key: Double
+        var value: Int
+        func precedes(_ other: Entry) -> Bool { key < other.key || (key == other.key && value < other.value) }
+    }
 
-    var isEmpty: Bool { keys.isEmpty }
+    private var entries: [Entry] = []
+
+    var isEmpty: Bool { entries.isEmpty }
 
     /// Empties the heap, keeping its storage for the next search.
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-    }
-
-    private func less(_ a: Int, _ b: Int) -> Bool {
-        keys[a] < keys[b] || (keys[a] == keys[b] && values[a] < values[b])
+        entries.removeAll(keepingCapacity: true)
     }
 
     mutating func push(_ key: Double, _ value: Int) {
-        keys.append(key)
-        values.append(value)
-        var child = keys.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(child, parent) else { break }
-            keys.swapAt(child, parent)
-            values.swapAt(child, parent)
-            child = parent
+        let entry = Entry(key: key, value: value)
+        entries.append(entry)
+        entries.withUnsafeMutableBufferPointer { heap in
+            var hole = heap.count - 1
+            while hole > 0 {
+                let parent = (hole - 1) / 2
+                guard entry.precedes(heap[parent]) else { break }
+                heap[hole] = heap[parent]
+                hole = parent
+            }
+            heap[hole] = entry
         }
     }
 
     mutating func pop() -> (Double, Int)? {
-        guard let topKey = keys.first, let topValue = values.first else { return nil }
-        let lastKey = keys.removeLast(), lastValue = values.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastKey
-            values[0] = lastValue
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < keys.count, less(left, smallest) { smallest = left }
-                if right < keys.count, less(right, smallest) { smallest = right }
-                guard smallest != parent else { break }
-                keys.swapAt(parent, smallest)
-                values.swapAt(parent, smallest)
-                parent = smallest
+        guard let top = entries.first else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries.withUnsafeMutableBufferPointer { heap in
+                let count = heap.count
+                var hole = 0
+                while true {
+                    let left = 2 * hole + 1
+                    guard left < count else { break }
+                    let right = left + 1
+                    let child = right < count && heap[right].precedes(heap[left]) ? right : left
+                    guard heap[child].precedes(last) else { break }
+                    heap[hole] = heap[child]
+                    hole = child
+                }
+                heap[hole] = last
             }
         }
-        return (topKey, topValue)
+        return (top.key, top.value)
     }
 }
