@@ -30,24 +30,31 @@ struct RoutePiece: Sendable, Hashable {
 
 extension RoadGraph {
     /// The public segment of `piece`: its way, OSM nodes, geometry cut at the piece's offsets, distance and duration.
+    /// One pass over the edge's shape: each shape segment's length is computed once (the cut points are interpolated
+    /// as ``point(onEdge:at:)`` does, in the same pass).
     func segment(of piece: RoutePiece) -> RoadRoute.Segment {
         let low = min(piece.from, piece.to), high = max(piece.from, piece.to)
         let first = Int(edgeShapeStarts[piece.edge]), last = Int(edgeShapeStarts[piece.edge + 1]) - 1
         var nodes: [Int64] = []
-        var points = [point(onEdge: piece.edge, at: low)]
+        var inner: [RoadPoint] = []
+        var lowPoint: RoadPoint?, highPoint: RoadPoint?
         var start = 0.0
         for index in first..<last {
-            let end = start + segmentLength(index)
+            let length = segmentLength(index)
+            let end = start + length
+            if lowPoint == nil, low <= end || index == last - 1 { lowPoint = interpolated(index, start: start, length: length, at: low) }
+            if highPoint == nil, high <= end || index == last - 1 { highPoint = interpolated(index, start: start, length: length, at: high) }
             if min(high, end) > max(low, start) || (low == high && start <= low && low <= end && nodes.isEmpty) {
                 if nodes.isEmpty { nodes.append(shapeNodeIDs[index]) }
                 nodes.append(shapeNodeIDs[index + 1])
             }
             if end > low, end < high, index + 1 < last {
-                points.append(RoadPoint(latitude: shapeLatitudes[index + 1], longitude: shapeLongitudes[index + 1]))
+                inner.append(RoadPoint(latitude: shapeLatitudes[index + 1], longitude: shapeLongitudes[index + 1]))
             }
             start = end
         }
-        points.append(point(onEdge: piece.edge, at: high))
+        let shapeStart = RoadPoint(latitude: shapeLatitudes[first], longitude: shapeLongitudes[first])
+        let points = [lowPoint ?? shapeStart] + inner + [highPoint ?? shapeStart]
         let use = ways[Int(edgeWays[piece.edge])].use
         return RoadRoute.Segment(edge: piece.edge, reversed: piece.reversed, wayID: ways[Int(edgeWays[piece.edge])].osmID,
                                  nodeIDs: piece.reversed ? nodes.reversed() : nodes,
@@ -61,14 +68,18 @@ extension RoadGraph {
         var start = 0.0
         for index in first..<last {
             let length = segmentLength(index)
-            if offset <= start + length || index == last - 1 {
-                let t = length > 0 ? min(1, max(0, (offset - start) / length)) : 0
-                return RoadPoint(latitude: shapeLatitudes[index] + t * (shapeLatitudes[index + 1] - shapeLatitudes[index]),
-                                 longitude: shapeLongitudes[index] + t * (shapeLongitudes[index + 1] - shapeLongitudes[index]))
-            }
+            if offset <= start + length || index == last - 1 { return interpolated(index, start: start, length: length, at: offset) }
             start += length
         }
         return RoadPoint(latitude: shapeLatitudes[first], longitude: shapeLongitudes[first])
+    }
+
+    /// The point `offset` metres along the edge within shape segment `index`, which starts `start` metres along it and
+    /// is `length` long (clamped to the segment).
+    private func interpolated(_ index: Int, start: Double, length: Double, at offset: Double) -> RoadPoint {
+        let t = length > 0 ? min(1, max(0, (offset - start) / length)) : 0
+        return RoadPoint(latitude: shapeLatitudes[index] + t * (shapeLatitudes[index + 1] - shapeLatitudes[index]),
+                         longitude: shapeLongitudes[index] + t * (shapeLongitudes[index + 1] - shapeLongitudes[index]))
     }
 
     /// A route of `pieces` (zero-length pieces left out), with totals.
