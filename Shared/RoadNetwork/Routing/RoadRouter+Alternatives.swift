@@ -75,13 +75,14 @@ extension RoadRouter {
                          }
                      })
         guard let meeting else { return nil }
-        // The backward tree enters only vertices the forward tree settled: a vertex w within the bound is settled
-        // forwards, and so is every vertex on its shortest path to the destination (d(s, x) + d(x, t) ≤ d(s, w) +
-        // d(w, t) for x on it), so the backward tree's paths and distances within the bound are unchanged; outside it
-        // nothing is read.
-        let fromOrigins = potential(from: ends.origins, active: active)
+        // The backward tree's potential is the forward tree's own distance, and it enters only vertices the forward
+        // tree settled. A vertex w within the bound is settled forwards with its exact d(s, w), and so is every vertex
+        // on its shortest path to the destination (d(s, x) + d(x, t) ≤ d(s, w) + d(w, t) for x on it); exact distances
+        // are a consistent potential along that path, so w is settled backwards with its exact d(w, t) and key
+        // d(s, w) + d(w, t) — the backward tree covers the stretch ellipse itself and computes no landmark bound.
+        // Outside the bound nothing it holds is read.
         backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
-                      potential: { forward.isSettled($0) ? fromOrigins($0) : .infinity }, stop: { $0 > best * stretch + margin })
+                      potential: { forward.isSettled($0) ? forward.distance($0) : .infinity }, stop: { $0 > best * stretch + margin })
         return (best, meeting)
     }
 
