@@ -1,0 +1,62 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import RoadNetwork
+import ServiceKit
+
+/// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`);
+/// drafts, the review queue and the approved network (issue 20's later points) join it here, each with its stores and
+/// read models. Its log and the relay to `waypoint.paths` are in place: the published set grows with those events.
+public struct PathReviewServer: Sendable {
+    public let configuration: PathReviewConfiguration
+    public let storage: ServiceStorage
+    /// The road network, its router and its streets (loaded at start, cached in the data directory).
+    public let roads: PathReviewRoads
+
+    /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
+    /// configured extracts.
+    public static func assemble(_ configuration: PathReviewConfiguration, storage: ServiceStorage, roads: PathReviewRoads? = nil,
+                                logger: Logger = Logger(label: "waypoint.path-review")) async throws -> PathReviewServer {
+        let roads = try roads ?? PathReviewRoads(network: loadNetwork(configuration, logger: logger))
+        logger.info("streets indexed", metadata: ["streets": "\(roads.streets.index.streets.count)"])
+        return PathReviewServer(configuration: configuration, storage: storage, roads: roads)
+    }
+
+    /// The configured extracts' road network, from the cache in the data directory when it is current.
+    static func loadNetwork(_ configuration: PathReviewConfiguration, logger: Logger) throws -> LoadedRoadNetwork {
+        let loaded = try RoadNetworkLoader.load(extracts: configuration.extracts, cacheDirectory: configuration.roadCacheDirectory)
+        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
+        if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
+        return loaded
+    }
+
+    /// The HTTP application: the street routes and the embedded feed; on Kafka the relay to `waypoint.paths`.
+    public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
+        let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let streets = StreetRoutes(catalog: roads.streets)
+        let storage = storage
+        return try ServiceApplication(
+            configuration: configuration.service, metrics: metrics, keySource: keySource,
+            openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger),
+            logger: logger, onServerRunning: onServerRunning
+        ) { router in
+            streets.addRoutes(to: router)
+            storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
+        }
+    }
+}
+
+/// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
+/// `Shared/Contracts/Paths` — none yet; path approved, status changed, obstacles and retirements join with their issue
+/// points. Drafts and review steps stay in the service's log.
+public enum PathReviewEvents {
+    public static let publishedTypes: Set<String> = []
+
+    /// Whether the envelope goes to `waypoint.paths`.
+    public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
+}
