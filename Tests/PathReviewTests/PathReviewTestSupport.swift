@@ -57,6 +57,11 @@ enum PathReviewApp {
         (json["fieldErrors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
     }
 
+    /// The drafts of a list answer.
+    static func list(_ json: [String: Any]) -> [[String: Any]] {
+        json["drafts"] as? [[String: Any]] ?? []
+    }
+
     /// The streets of a list answer.
     static func streets(_ json: [String: Any]) -> [[String: Any]] {
         json["streets"] as? [[String: Any]] ?? []

@@ -7,22 +7,32 @@ import NIOCore
 import RoadNetwork
 import ServiceKit
 
-/// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`);
-/// drafts, the review queue and the approved network (issue 20's later points) join it here, each with its stores and
-/// read models. Its log and the relay to `waypoint.paths` are in place: the published set grows with those events.
+/// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`) and
+/// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model); the review queue and the
+/// approved network (issue 20's later points) join it here, each with its stores and read models. Its log and the relay
+/// to `waypoint.paths` are in place: the published set grows with those events.
 public struct PathReviewServer: Sendable {
     public let configuration: PathReviewConfiguration
     public let storage: ServiceStorage
     /// The road network, its router and its streets (loaded at start, cached in the data directory).
     public let roads: PathReviewRoads
+    public let stores: PathReviewStores
+    public let drafts: PathDrafts
+    /// The `path_drafts` read model, prepared before anything is served.
+    public let draftList: any ProjectionRunning
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
     public static func assemble(_ configuration: PathReviewConfiguration, storage: ServiceStorage, roads: PathReviewRoads? = nil,
+                                now: @escaping @Sendable () -> Date = Date.init,
                                 logger: Logger = Logger(label: "waypoint.path-review")) async throws -> PathReviewServer {
         let roads = try roads ?? PathReviewRoads(network: loadNetwork(configuration, logger: logger))
         logger.info("streets indexed", metadata: ["streets": "\(roads.streets.index.streets.count)"])
-        return PathReviewServer(configuration: configuration, storage: storage, roads: roads)
+        let stores = PathReviewStores.open(storage)
+        let draftList = storage.projection(sqlite: SQLitePathDraftsProjection(), postgres: PostgresPathDraftsProjection(), logger: logger)
+        try await draftList.prepare()
+        return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores,
+                                drafts: PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, now: now), draftList: draftList)
     }
 
     /// The configured extracts' road network, from the cache in the data directory when it is current.
@@ -33,19 +43,24 @@ public struct PathReviewServer: Sendable {
         return loaded
     }
 
-    /// The HTTP application: the street routes and the embedded feed; on Kafka the relay to `waypoint.paths`.
+    /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
+    /// the `path_drafts` read model in the background.
     public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
                             onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
         let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let readiness = Readiness()
+        readiness.register(draftList)
         let streets = StreetRoutes(catalog: roads.streets)
+        let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
-            configuration: configuration.service, metrics: metrics, keySource: keySource,
+            configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger),
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)
+            draftRoutes.addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }
     }
