@@ -8,8 +8,9 @@ import RoadNetwork
 import ServiceKit
 
 /// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`) and
-/// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model); the review queue and the
-/// approved network (issue 20's later points) join it here, each with its stores and read models. Its log and the relay
+/// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model) and their review
+/// (`/v1/paths/review-queue`, the `review_queue` read model); the approved network (issue 20's later points) joins it
+/// here with its stores and read models. Its log and the relay
 /// to `waypoint.paths` are in place: the published set grows with those events.
 public struct PathReviewServer: Sendable {
     public let configuration: PathReviewConfiguration
@@ -20,6 +21,8 @@ public struct PathReviewServer: Sendable {
     public let drafts: PathDrafts
     /// The `path_drafts` read model, prepared before anything is served.
     public let draftList: any ProjectionRunning
+    /// The `review_queue` read model, likewise.
+    public let reviewQueue: any ProjectionRunning
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -30,9 +33,13 @@ public struct PathReviewServer: Sendable {
         logger.info("streets indexed", metadata: ["streets": "\(roads.streets.index.streets.count)"])
         let stores = PathReviewStores.open(storage)
         let draftList = storage.projection(sqlite: SQLitePathDraftsProjection(), postgres: PostgresPathDraftsProjection(), logger: logger)
+        let reviewQueue = storage.projection(sqlite: SQLiteReviewQueueProjection(), postgres: PostgresReviewQueueProjection(), logger: logger)
         try await draftList.prepare()
-        return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores,
-                                drafts: PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, now: now), draftList: draftList)
+        try await reviewQueue.prepare()
+        let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
+                                claimDuration: configuration.claimDuration, now: now)
+        return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
+                                draftList: draftList, reviewQueue: reviewQueue)
     }
 
     /// The configured extracts' road network, from the cache in the data directory when it is current.
@@ -50,17 +57,19 @@ public struct PathReviewServer: Sendable {
         let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
         let readiness = Readiness()
         readiness.register(draftList)
+        readiness.register(reviewQueue)
         let streets = StreetRoutes(catalog: roads.streets)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList],
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)
             draftRoutes.addRoutes(to: router)
+            ReviewRoutes(drafts: drafts).addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }
     }

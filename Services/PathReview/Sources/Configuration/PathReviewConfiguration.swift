@@ -10,6 +10,7 @@ import ServiceKit
 /// | key (`WAYPOINT_PATH_REVIEW_…`) | default | meaning |
 /// |---|---|---|
 /// | `EXTRACTS` | the reference data's `krems.osm.gz` | comma-separated OSM extracts (`.osm`, `.osm.gz`, `.osm.pbf`) of the road network streets come from |
+/// | `CLAIM_MINUTES` | `30` | how long a moderator's claim on a review-queue item lasts (1–1440) |
 ///
 /// The road network's compiled cache lives in `<data dir>/path-review-roads/`.
 public struct PathReviewConfiguration: Sendable {
@@ -21,14 +22,17 @@ public struct PathReviewConfiguration: Sendable {
     public var endpoints: ServiceEndpoints
     /// Paths of the OSM extracts.
     public var extracts: [String]
+    /// How long a moderator's claim on a review-queue item lasts.
+    public var claimDuration: Duration
 
     /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
-                extracts: [String]) {
+                extracts: [String], claimDuration: Duration = .seconds(1_800)) {
         self.service = service
         self.runtime = runtime
         self.endpoints = endpoints
         self.extracts = extracts
+        self.claimDuration = claimDuration
     }
 
     /// Where the road network's cache is kept.
@@ -42,6 +46,7 @@ public struct PathReviewConfiguration: Sendable {
             service: try ServiceConfiguration.fromEnvironment(serviceName: serviceName, defaultPort: defaultPort, environment: environment),
             runtime: try RuntimeSettings.fromEnvironment(serviceName: serviceName, environment: environment),
             endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment),
-            extracts: try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment))
+            extracts: try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment),
+            claimDuration: .seconds(60 * (try reader.integer("CLAIM_MINUTES", default: 30, in: 1...1_440))))
     }
 }

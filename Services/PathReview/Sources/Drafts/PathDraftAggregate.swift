@@ -1,7 +1,8 @@
 import EventSourcing
 import Foundation
 
-/// A draft folded from `path-draft-<id>`: who wrote it, what it says now, whether it is gone.
+/// A draft folded from `path-draft-<id>`: who wrote it, what it says now, whether it is gone, and where it stands in
+/// review.
 public struct PathDraftState: Codable, Sendable, Hashable {
     public var draftId: UUID?
     public var authorId: UUID?
@@ -9,6 +10,16 @@ public struct PathDraftState: Codable, Sendable, Hashable {
     public var createdAt: Date?
     public var updatedAt: Date?
     public var deleted = false
+    /// `nil` reads as ``PathDraftStage/draft``.
+    public var stage: PathDraftStage?
+    public var submittedAt: Date?
+    /// The moderator's hold while in review (it may have expired).
+    public var claim: ReviewClaim?
+    /// The last decision (a sent-back draft keeps it, so its author sees the changes asked for).
+    public var decision: PathReviewDecided?
+
+    /// Where the draft stands.
+    public var currentStage: PathDraftStage { stage ?? .draft }
 
     public init() {}
 
@@ -23,6 +34,9 @@ public enum PathDraftEvent: Sendable, Hashable {
     case created(PathDraftCreated)
     case revised(PathDraftRevised)
     case deleted(PathDraftDeleted)
+    case submitted(PathDraftSubmitted)
+    case claimed(PathReviewClaimed)
+    case decided(PathReviewDecided)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -31,10 +45,17 @@ public enum PathDraftCommand: Sendable {
     case create(draftId: UUID, author: UUID, content: PathDraftContent, at: Date)
     case revise(author: UUID, content: PathDraftContent, at: Date)
     case delete(author: UUID, at: Date)
+    /// The author publishes the draft into the review queue.
+    case submit(author: UUID, at: Date)
+    /// A moderator takes the item for `duration`.
+    case claim(moderator: UUID, at: Date, duration: TimeInterval)
+    /// The moderator holding the item decides.
+    case decide(moderator: UUID, outcome: ReviewOutcome, note: String?, at: Date)
 }
 
-/// One stream per draft. Only its author sees or changes it; a deleted draft is gone for good (its id is not reused);
-/// a revision with the same content changes nothing.
+/// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
+/// gone for good (its id is not reused); a revision with the same content changes nothing. Review rules:
+/// ``PathDraftAggregate/decideReview(_:_:)``.
 public enum PathDraftAggregate: Aggregate {
     public typealias State = PathDraftState
     public typealias Event = PathDraftEvent
@@ -46,6 +67,9 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathDraftCreated.self, PathDraftEvent.created)
         .registering(PathDraftRevised.self, PathDraftEvent.revised)
         .registering(PathDraftDeleted.self, PathDraftEvent.deleted)
+        .registering(PathDraftSubmitted.self, PathDraftEvent.submitted)
+        .registering(PathReviewClaimed.self, PathDraftEvent.claimed)
+        .registering(PathReviewDecided.self, PathDraftEvent.decided)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -55,6 +79,9 @@ public enum PathDraftAggregate: Aggregate {
         case .created(let e): e
         case .revised(let e): e
         case .deleted(let e): e
+        case .submitted(let e): e
+        case .claimed(let e): e
+        case .decided(let e): e
         }
     }
 
@@ -67,6 +94,8 @@ public enum PathDraftAggregate: Aggregate {
             (s.content, s.updatedAt) = (e.content, e.revisedAt)
         case .deleted(let e):
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
+        case .submitted, .claimed, .decided:
+            s = applyReview(s, event)
         }
         return s
     }
@@ -78,11 +107,15 @@ public enum PathDraftAggregate: Aggregate {
             return [.created(PathDraftCreated(draftId: draftId, authorId: author, content: content, createdAt: at))]
         case let .revise(author, content, at):
             guard s.isOwned(by: author), let id = s.draftId else { throw PathDraftError.notFound }
+            guard s.currentStage == .draft else { throw ReviewError.notEditable(s.currentStage) }
             guard s.content != content else { return [] }
             return [.revised(PathDraftRevised(draftId: id, content: content, revisedAt: at))]
         case let .delete(author, at):
             guard s.isOwned(by: author), let id = s.draftId else { throw PathDraftError.notFound }
+            guard s.currentStage == .draft else { throw ReviewError.notEditable(s.currentStage) }
             return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
+        case .submit, .claim, .decide:
+            return try decideReview(command, s)
         }
     }
 }

@@ -25,7 +25,17 @@ struct PathDraftResponse: ResponseEncodable, Sendable {
     var createdAt: Date
     var updatedAt: Date
     var version: Int64
+    /// `draft`, `in-review`, `approved`, `rejected`.
+    var stage: String
+    /// The last review decision (a sent-back draft keeps it: the changes asked for).
+    var review: Review?
     var attribution = MapDataAttribution.openStreetMap
+
+    struct Review: Codable, Sendable {
+        var outcome: String
+        var note: String?
+        var decidedAt: Date
+    }
 
     init?(_ state: PathDraftState, version: Int64) {
         guard let id = state.draftId, let content = state.content, let created = state.createdAt, let updated = state.updatedAt else { return nil }
@@ -43,6 +53,8 @@ struct PathDraftResponse: ResponseEncodable, Sendable {
                      offsetMetres: (obstacle.offsetMetres * 10).rounded() / 10, note: obstacle.note)
         }
         (createdAt, updatedAt, self.version) = (created, updated, version)
+        stage = state.currentStage.rawValue
+        review = state.decision.map { Review(outcome: $0.outcome.rawValue, note: $0.note, decidedAt: $0.decidedAt) }
     }
 }
 
@@ -56,11 +68,12 @@ struct PathDraftSummaryResponse: Codable, Sendable {
     var createdAt: Date
     var updatedAt: Date
     var version: Int64
+    var stage: String
 
     init(_ row: PathDraftRow) {
         (id, name, condition) = (row.draftId.uuidString.lowercased(), row.name, row.condition.rawValue)
         (lengthMetres, obstacleCount) = ((row.lengthMetres * 10).rounded() / 10, row.obstacleCount)
-        (createdAt, updatedAt, version) = (row.createdAt, row.updatedAt, row.version)
+        (createdAt, updatedAt, version, stage) = (row.createdAt, row.updatedAt, row.version, (row.stage ?? .draft).rawValue)
     }
 }
 

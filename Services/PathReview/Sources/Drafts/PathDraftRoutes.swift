@@ -26,6 +26,13 @@ public struct PathDraftRoutes: Sendable {
         group.get(":id", use: show)
         group.put(":id", use: replace)
         group.delete(":id", use: delete)
+        group.post(":id/publish", use: publish)
+    }
+
+    /// `POST /v1/paths/drafts/{id}/publish`: the draft enters the review queue (stage `in-review`).
+    @Sendable func publish(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<PathDraftResponse> {
+        let (author, metadata) = try Self.caller(context)
+        return try Self.respond(try await drafts.submit(try Self.draftID(context), author: author, metadata: metadata))
     }
 
     /// `POST /v1/paths/drafts`: 201 with the draft, `Location` and `ETag`.
@@ -71,7 +78,7 @@ public struct PathDraftRoutes: Sendable {
         try validator.check()
         let rows = try await drafts.list(author: author, after: cursor, limit: limit + 1)
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last.map { PageCursor(key: $0.updatedAt.microsecondsSince1970, id: $0.draftId).encoded } : nil
+        let next = rows.count > limit ? page.last.map { PageCursor(key: $0.sortKey, id: $0.draftId).encoded } : nil
         return PathDraftListResponse(drafts: page.map(PathDraftSummaryResponse.init), nextCursor: next)
     }
 

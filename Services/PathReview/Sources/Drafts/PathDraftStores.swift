@@ -16,11 +16,13 @@ public protocol PathDraftReadStore: Sendable {
 public struct PathReviewStores: Sendable {
     /// The `path_drafts` read model's reads.
     public let drafts: any PathDraftReadStore
+    /// The `review_queue` read model's reads.
+    public let queue: any ReviewQueueStore
 
     /// Opens every store.
     public static func open(_ storage: ServiceStorage) -> PathReviewStores {
-        storage.backend(sqlite: { PathReviewStores(drafts: SQLitePathDraftReadStore(database: $0)) },
-                        postgres: { PathReviewStores(drafts: PostgresPathDraftReadStore(database: $0)) })
+        storage.backend(sqlite: { PathReviewStores(drafts: SQLitePathDraftReadStore(database: $0), queue: SQLiteReviewQueueStore(database: $0)) },
+                        postgres: { PathReviewStores(drafts: PostgresPathDraftReadStore(database: $0), queue: PostgresReviewQueueStore(database: $0)) })
     }
 }
 

@@ -7,13 +7,48 @@ import ServiceKit
 public struct PathDrafts: Sendable {
     let repository: AggregateRepository<PathDraftAggregate, AnyEventStore>
     let store: any PathDraftReadStore
+    let queue: any ReviewQueueStore
+    /// How long a moderator's claim on a queue item lasts.
+    let claimDuration: Duration
     let now: @Sendable () -> Date
 
-    /// The feature over the service's log and read store.
-    public init(store eventStore: AnyEventStore, reads: any PathDraftReadStore, now: @escaping @Sendable () -> Date = Date.init) {
+    /// The feature over the service's log and read stores.
+    public init(store eventStore: AnyEventStore, reads: any PathDraftReadStore, queue: any ReviewQueueStore, claimDuration: Duration = .seconds(1_800),
+                now: @escaping @Sendable () -> Date = Date.init) {
         repository = AggregateRepository(store: eventStore)
         store = reads
+        self.queue = queue
+        self.claimDuration = claimDuration
         self.now = now
+    }
+
+    /// The author publishes draft `id` into the review queue.
+    public func submit(_ id: UUID, author: UUID, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
+        try await execute(.submit(author: author, at: now()), on: id, ifMatch: nil, metadata: metadata)
+    }
+
+    /// `moderator` takes the queue item `id` for ``claimDuration``.
+    public func claim(_ id: UUID, moderator: UUID, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
+        let seconds = Double(claimDuration.components.seconds) + Double(claimDuration.components.attoseconds) / 1e18
+        return try await execute(.claim(moderator: moderator, at: now(), duration: seconds), on: id, ifMatch: nil, metadata: metadata)
+    }
+
+    /// `moderator`, holding the item, decides.
+    public func decide(_ id: UUID, moderator: UUID, outcome: ReviewOutcome, note: String?, metadata: EventMetadata) async throws
+        -> (PathDraftState, Int64) {
+        try await execute(.decide(moderator: moderator, outcome: outcome, note: note, at: now()), on: id, ifMatch: nil, metadata: metadata)
+    }
+
+    /// A draft in the review queue, as moderators see it; ``ReviewError/notInReview`` otherwise.
+    public func reviewItem(_ id: UUID) async throws -> (PathDraftState, Int64) {
+        let loaded = try await repository.load(PathDraftAggregate.streamID(id))
+        guard !loaded.state.deleted, loaded.state.currentStage == .inReview else { throw ReviewError.notInReview }
+        return (loaded.state, loaded.version)
+    }
+
+    /// A page of the review queue, oldest first.
+    public func queue(area: QueueArea?, after cursor: PageCursor?, limit: Int) async throws -> [ReviewQueueRow] {
+        try await queue.page(area: area, after: cursor, limit: limit)
     }
 
     /// Creates draft `id` for `author`; its state and version.

@@ -16,6 +16,11 @@ public struct PathDraftRow: Codable, Sendable, Hashable {
     public var updatedAt: Date
     /// The draft stream's version this row reflects (the `ETag` a client sends back as `If-Match`).
     public var version: Int64
+    /// Where it stands in review (`nil`: a draft).
+    public var stage: PathDraftStage?
+    /// `updatedAt` in microseconds as the event recorded it: the list's sort column and its cursor's key (the same
+    /// integer in both, whatever precision the row's JSON keeps of the date).
+    public var sortKey: Int64
 }
 
 /// How draft events change a `path_drafts` row (`nil`: the row goes); both backends apply exactly this.
@@ -25,15 +30,29 @@ enum PathDraftRowFold {
         case .created(let e):
             return PathDraftRow(draftId: e.draftId, authorId: e.authorId, name: e.content.name, condition: e.content.condition,
                                 lengthMetres: e.content.route.lengthMetres, obstacleCount: e.content.obstacles.count,
-                                createdAt: e.createdAt, updatedAt: e.createdAt, version: version)
+                                createdAt: e.createdAt, updatedAt: e.createdAt, version: version, stage: nil,
+                                sortKey: e.createdAt.microsecondsSince1970)
         case .revised(let e):
             guard var row = existing else { return nil }
             (row.name, row.condition, row.lengthMetres, row.obstacleCount, row.updatedAt, row.version) =
                 (e.content.name, e.content.condition, e.content.route.lengthMetres, e.content.obstacles.count, e.revisedAt, version)
+            row.sortKey = e.revisedAt.microsecondsSince1970
             return row
         case .deleted:
             return nil
+        case .submitted, .claimed, .decided:
+            guard var row = existing else { return nil }
+            row.version = version
+            row.stage = PathDraftAggregate.applyReview(stateOf(row), event).currentStage
+            return row
         }
+    }
+
+    /// Just enough state for the review fold: the stage the row shows.
+    private static func stateOf(_ row: PathDraftRow) -> PathDraftState {
+        var state = PathDraftState()
+        state.stage = row.stage
+        return state
     }
 
     static func draftId(_ event: PathDraftEvent) -> UUID {
@@ -41,20 +60,32 @@ enum PathDraftRowFold {
         case .created(let e): e.draftId
         case .revised(let e): e.draftId
         case .deleted(let e): e.draftId
+        case .submitted(let e): e.draftId
+        case .claimed(let e): e.draftId
+        case .decided(let e): e.draftId
         }
     }
 
     static func encode(_ row: PathDraftRow) throws -> String {
+        try encoded(row)
+    }
+
+    static func decode(_ text: String) throws -> PathDraftRow {
+        try decoded(PathDraftRow.self, text)
+    }
+
+    /// A read-model row as stored: JSON, sorted keys, dates in milliseconds (both read models of this service).
+    static func encoded(_ row: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .millisecondsSince1970
         return String(decoding: try encoder.encode(row), as: UTF8.self)
     }
 
-    static func decode(_ text: String) throws -> PathDraftRow {
+    static func decoded<Row: Decodable>(_ type: Row.Type, _ text: String) throws -> Row {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
-        return try decoder.decode(PathDraftRow.self, from: Data(text.utf8))
+        return try decoder.decode(Row.self, from: Data(text.utf8))
     }
 }
 
@@ -62,7 +93,8 @@ enum PathDraftRowFold {
 public struct SQLitePathDraftsProjection: SQLiteProjection {
     public let name = "path_drafts"
     public let tables = ["path_drafts"]
-    public var schemaVersion: Int { 1 }
+    /// 2: rows carry the review stage.
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -84,7 +116,7 @@ public struct SQLitePathDraftsProjection: SQLiteProjection {
             return
         }
         try db.execute(sql: "INSERT OR REPLACE INTO \(t("path_drafts")) (draft_id, author_id, updated_at_us, row) VALUES (?, ?, ?, ?)",
-                       arguments: [id, row.authorId.uuidString.lowercased(), row.updatedAt.microsecondsSince1970, try PathDraftRowFold.encode(row)])
+                       arguments: [id, row.authorId.uuidString.lowercased(), row.sortKey, try PathDraftRowFold.encode(row)])
     }
 }
 
@@ -92,7 +124,8 @@ public struct SQLitePathDraftsProjection: SQLiteProjection {
 public struct PostgresPathDraftsProjection: PostgresProjection {
     public let name = "path_drafts"
     public let tables = ["path_drafts"]
-    public var schemaVersion: Int { 1 }
+    /// 2: rows carry the review stage.
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -121,7 +154,7 @@ public struct PostgresPathDraftsProjection: PostgresProjection {
         let encoded = try PathDraftRowFold.encode(row)
         try await connection.query("""
             INSERT INTO \(unescaped: t("path_drafts")) (draft_id, author_id, updated_at_us, row)
-            VALUES (\(id), \(row.authorId), \(row.updatedAt.microsecondsSince1970), \(encoded))
+            VALUES (\(id), \(row.authorId), \(row.sortKey), \(encoded))
             ON CONFLICT (draft_id) DO UPDATE SET updated_at_us = excluded.updated_at_us, row = excluded.row
             """, logger: connection.logger)
     }
