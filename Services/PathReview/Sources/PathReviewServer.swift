@@ -76,10 +76,10 @@ public struct PathReviewServer: Sendable {
 }
 
 /// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
-/// `Shared/Contracts/Paths` — none yet; path approved, status changed, obstacles and retirements join with their issue
+/// `Shared/Contracts/Paths` — `PathApproved` so far; status changes, obstacles and retirements join with their issue
 /// points. Drafts and review steps stay in the service's log.
 public enum PathReviewEvents {
-    public static let publishedTypes: Set<String> = []
+    public static let publishedTypes: Set<String> = [PathApproved.eventType]
 
     /// Whether the envelope goes to `waypoint.paths`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }

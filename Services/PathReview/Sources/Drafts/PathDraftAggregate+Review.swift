@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// The review rules: the author publishes a draft; a moderator claims it (a claim lasts a configured time, so nothing is
@@ -21,10 +22,20 @@ extension PathDraftAggregate {
         case let .decide(moderator, outcome, note, at):
             let id = try reviewable(s, by: moderator)
             guard let claim = s.claim, claim.moderatorId == moderator, claim.expiresAt > at else { throw ReviewError.claimRequired }
-            return [.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))]
+            let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))
+            guard outcome == .approve, let content = s.content else { return [decided] }
+            return [decided, .pathApproved(approval(id, content, at: at))]
         case .create, .revise, .delete:
             return try decide(command, s)
         }
+    }
+
+    /// The published approval: the route and what the author said of the path, nobody's id.
+    static func approval(_ id: UUID, _ content: PathDraftContent, at: Date) -> PathApproved {
+        let details = PathApprovedDetails(segregatedFromCars: content.details.segregatedFromCars, pedestriansAllowed: content.details.pedestriansAllowed,
+                                          surface: content.details.surface, lit: content.details.lit)
+        return PathApproved(pathId: id, name: content.name, osmNodes: content.route.nodeIDs, geometry: content.route.coordinates.map { [$0[1], $0[0]] },
+                            lengthM: content.route.lengthMetres, condition: content.condition.rawValue, details: details, approvedAt: at)
     }
 
     /// The draft's id when `moderator` may act on it in the queue.
@@ -52,7 +63,7 @@ extension PathDraftAggregate {
             case .reject: s.stage = .rejected
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
-        case .created, .revised, .deleted: break
+        case .created, .revised, .deleted, .pathApproved: break
         }
         return s
     }

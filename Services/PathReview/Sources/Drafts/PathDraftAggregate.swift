@@ -1,3 +1,4 @@
+import Contracts
 import EventSourcing
 import Foundation
 
@@ -37,6 +38,8 @@ public enum PathDraftEvent: Sendable, Hashable {
     case submitted(PathDraftSubmitted)
     case claimed(PathReviewClaimed)
     case decided(PathReviewDecided)
+    /// Published on `waypoint.paths` with an approval (``PathReviewEvents``).
+    case pathApproved(PathApproved)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -70,6 +73,7 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathDraftSubmitted.self, PathDraftEvent.submitted)
         .registering(PathReviewClaimed.self, PathDraftEvent.claimed)
         .registering(PathReviewDecided.self, PathDraftEvent.decided)
+        .registering(PathApproved.self, PathDraftEvent.pathApproved)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -82,6 +86,7 @@ public enum PathDraftAggregate: Aggregate {
         case .submitted(let e): e
         case .claimed(let e): e
         case .decided(let e): e
+        case .pathApproved(let e): e
         }
     }
 
@@ -94,7 +99,7 @@ public enum PathDraftAggregate: Aggregate {
             (s.content, s.updatedAt) = (e.content, e.revisedAt)
         case .deleted(let e):
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
-        case .submitted, .claimed, .decided:
+        case .submitted, .claimed, .decided, .pathApproved:
             s = applyReview(s, event)
         }
         return s

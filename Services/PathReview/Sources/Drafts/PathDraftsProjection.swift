@@ -40,7 +40,7 @@ enum PathDraftRowFold {
             return row
         case .deleted:
             return nil
-        case .submitted, .claimed, .decided:
+        case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
             row.version = version
             row.stage = PathDraftAggregate.applyReview(stateOf(row), event).currentStage
@@ -63,6 +63,7 @@ enum PathDraftRowFold {
         case .submitted(let e): e.draftId
         case .claimed(let e): e.draftId
         case .decided(let e): e.draftId
+        case .pathApproved(let e): e.pathId
         }
     }
 

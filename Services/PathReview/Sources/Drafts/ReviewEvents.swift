@@ -1,3 +1,4 @@
+import Contracts
 import EventSourcing
 import Foundation
 
@@ -58,3 +59,6 @@ public struct ReviewClaim: Codable, Sendable, Hashable {
     public var moderatorId: UUID
     public var expiresAt: Date
 }
+
+/// Stored in the draft's stream as it is published: the contract's type is the payload.
+extension PathApproved: EventPayload {}

@@ -31,7 +31,7 @@ enum ReviewQueueFold {
             guard var row = existing else { return nil }
             (row.claim, row.version) = (ReviewClaim(moderatorId: e.moderatorId, expiresAt: e.expiresAt), version)
             return row
-        case .decided, .deleted: return nil
+        case .decided, .deleted, .pathApproved: return nil
         case .created, .revised: return existing
         }
     }
