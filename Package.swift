@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "tour-management", targets: ["TourManagementMain"]),
         .executable(name: "analytics", targets: ["AnalyticsMain"]),
         .executable(name: "record-trip", targets: ["RecordTripMain"]),
+        .executable(name: "path-review", targets: ["PathReviewMain"]),
         .executable(name: "gateway", targets: ["GatewayMain"]),
     ],
     dependencies: [
@@ -262,6 +263,28 @@ let package = Package(
             path: "Services/RecordTrip/Main"
         ),
 
+        // path-review: streets, path drafts, the review queue and the approved path network (Services/PathReview).
+        .target(
+            name: "PathReview",
+            dependencies: [
+                "Contracts", "EventSourcing", "Geo", "Messaging", "ReferenceData", "RoadNetwork", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Services/PathReview/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "PathReviewMain",
+            dependencies: ["PathReview", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/PathReview/Main"
+        ),
+
         // gateway: the single public entry point — routing, edge auth, rate limits, caching, push (Services/Gateway).
         // The push stream's hub (notifications from `waypoint.notifications`, per-user buffers, SSE) is its own target.
         .target(
@@ -480,12 +503,23 @@ let package = Package(
             ],
             path: "Tests/RecordTripTests"
         ),
+        .testTarget(
+            name: "PathReviewTests",
+            dependencies: [
+                "PathReview", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
+                "RoadNetwork", "ServiceKit", "ServiceTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PathReviewTests"
+        ),
         // The operator's artefacts (docker-compose.yml, deploy/) and the launcher (`waypoint up`).
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "GatewayMain", "ServiceTesting",
-                "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
+                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain", "GatewayMain",
+                "ServiceTesting", "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -495,7 +529,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "GatewayMain",
+                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain",
+                "GatewayMain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

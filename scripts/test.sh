@@ -69,7 +69,7 @@ platform_suites=(LauncherIntegrationTests LauncherKafkaDemoTests EndToEndTests)
 # matched in a debug build) that hold the cooperative pool's threads (two on these machines): beside the
 # timing-sensitive suites they starved them for minutes (tokens outliving their clock skew, 5 s waits timing out; with
 # RecordTripTests beside them the gateway's circuit-breaker and slow-client tests failed). They run on their own, after.
-cpu_modules=(RoadNetworkTests RecordTripAnalysisTests RecordTripTests WaypointBenchTests)
+cpu_modules=(RoadNetworkTests RecordTripAnalysisTests RecordTripTests PathReviewTests WaypointBenchTests)
 status=0
 waypoint_log "running the tests (the road-network modules and the platform suites after them)"
 swift test --skip-build --skip "$(IFS='|'; echo "${platform_suites[*]} ${cpu_modules[*]}" | tr ' ' '|')" || status=$?

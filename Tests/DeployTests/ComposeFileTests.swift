@@ -12,8 +12,8 @@ import Yams
 struct ComposeFileTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Executables this version builds; the other services are declared under the profile `later`.
-    static let built = ["auth", "tour-management", "record-trip", "analytics", "gateway"]
-    static let later = ["path-review", "navigation"]
+    static let built = ["auth", "tour-management", "path-review", "record-trip", "analytics", "gateway"]
+    static let later = ["navigation"]
     static let topics = ["waypoint.auth", "waypoint.tours", "waypoint.paths", "waypoint.navigation", "waypoint.trips",
                          "waypoint.notifications"]
 
@@ -100,7 +100,7 @@ struct ComposeFileTests {
             #expect(((service["profiles"] as? [String]) ?? []) == (Self.later.contains(name) ? ["later"] : []))
         }
         let gatewayDependencies = try #require(services["gateway"]?["depends_on"] as? [String: [String: String]])
-        for upstream in ["auth", "tour-management", "record-trip", "analytics"] {
+        for upstream in ["auth", "tour-management", "path-review", "record-trip", "analytics"] {
             #expect(gatewayDependencies[upstream]?["condition"] == "service_healthy")
         }
     }

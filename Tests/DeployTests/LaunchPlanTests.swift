@@ -35,7 +35,7 @@ struct LaunchPlanTests {
     func startedSet() {
         let plan = Self.plan()
         #expect(plan.started.map(\.name) == ["auth", "tour-management", "analytics", "gateway"])
-        #expect(plan.entry("path-review")?.isBuilt == false && plan.entry("path-review")?.isStarted == false)
+        #expect(plan.entry("navigation")?.isBuilt == false && plan.entry("navigation")?.isStarted == false)
         let narrowed = Self.plan(only: ["auth", "analytics"])
         #expect(narrowed.started.map(\.name) == ["auth", "analytics"])
         #expect(narrowed.entry("tour-management")?.isBuilt == true)

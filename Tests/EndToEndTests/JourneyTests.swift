@@ -48,8 +48,10 @@ struct JourneyTests {
         #expect(unknown.status == 404 && unknown.header("Content-Type")?.hasPrefix("application/problem+json") == true)
         #expect(try await api.send(.GET, "/v1/internal/events?after=0").status == 404, "internal routes are not exposed")
         #expect(try await api.send(.GET, "/v1/me/tours", token: "not-a-jwt").status == 401)
-        let absent = try await api.send(.GET, "/v1/paths")
-        #expect(absent.status == 503 && absent.json["code"] as? String == "service-unavailable", "path-review does not exist yet")
+        let absent = try await api.send(.GET, "/v1/routes")
+        #expect(absent.status == 503 && absent.json["code"] as? String == "service-unavailable", "navigation does not exist yet")
+        let streets = try await api.send(.GET, "/v1/streets?q=hafenstr")
+        #expect(streets.status == 200 && String(decoding: streets.body, as: UTF8.self).contains("Hafenstraße"), "path-review runs and serves Krems' streets")
         #expect(try await api.send(.GET, "/v1/trips").status == 401, "record-trip runs and wants a rider")
 
         // Accounts.

@@ -1,0 +1,52 @@
+import Foundation
+import Messaging
+import RoadNetwork
+import ServiceKit
+
+/// Everything `path-review` reads at start-up: ServiceKit's keys (port 8083 by default, JWKS of `auth`), the runtime's
+/// storage and transport keys (`WAYPOINT_DATA_DIR`, `WAYPOINT_POSTGRES_URL`, `WAYPOINT_KAFKA_BROKERS`,
+/// `WAYPOINT_PERSONAL_DATA_KEY`), and its own keys:
+///
+/// | key (`WAYPOINT_PATH_REVIEW_…`) | default | meaning |
+/// |---|---|---|
+/// | `EXTRACTS` | the reference data's `krems.osm.gz` | comma-separated OSM extracts (`.osm`, `.osm.gz`, `.osm.pbf`) of the road network streets come from |
+/// | `CLAIM_MINUTES` | `30` | how long a moderator's claim on a review-queue item lasts (1–1440) |
+///
+/// The road network's compiled cache lives in `<data dir>/path-review-roads/`.
+public struct PathReviewConfiguration: Sendable {
+    public static let serviceName = "path-review"
+    public static let defaultPort = 8083
+
+    public var service: ServiceConfiguration
+    public var runtime: RuntimeSettings
+    public var endpoints: ServiceEndpoints
+    /// Paths of the OSM extracts.
+    public var extracts: [String]
+    /// How long a moderator's claim on a review-queue item lasts.
+    public var claimDuration: Duration
+
+    /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
+    public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
+                extracts: [String], claimDuration: Duration = .seconds(1_800)) {
+        self.service = service
+        self.runtime = runtime
+        self.endpoints = endpoints
+        self.extracts = extracts
+        self.claimDuration = claimDuration
+    }
+
+    /// Where the road network's cache is kept.
+    public var roadCacheDirectory: String { runtime.dataDirectory.appendingPathComponent("path-review-roads", isDirectory: true).path }
+
+    /// Reads every key of the table above; throws ``ConfigurationError`` naming a bad one.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> PathReviewConfiguration {
+        let reader = EnvironmentReader(serviceName: serviceName, environment: environment)
+        return PathReviewConfiguration(
+            service: try ServiceConfiguration.fromEnvironment(serviceName: serviceName, defaultPort: defaultPort, environment: environment),
+            runtime: try RuntimeSettings.fromEnvironment(serviceName: serviceName, environment: environment),
+            endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment),
+            extracts: try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment),
+            claimDuration: .seconds(60 * (try reader.integer("CLAIM_MINUTES", default: 30, in: 1...1_440))))
+    }
+}

@@ -1,0 +1,126 @@
+import Contracts
+import EventSourcing
+import Foundation
+
+/// A draft folded from `path-draft-<id>`: who wrote it, what it says now, whether it is gone, and where it stands in
+/// review.
+public struct PathDraftState: Codable, Sendable, Hashable {
+    public var draftId: UUID?
+    public var authorId: UUID?
+    public var content: PathDraftContent?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    public var deleted = false
+    /// `nil` reads as ``PathDraftStage/draft``.
+    public var stage: PathDraftStage?
+    public var submittedAt: Date?
+    /// The moderator's hold while in review (it may have expired).
+    public var claim: ReviewClaim?
+    /// The last decision (a sent-back draft keeps it, so its author sees the changes asked for).
+    public var decision: PathReviewDecided?
+
+    /// Where the draft stands.
+    public var currentStage: PathDraftStage { stage ?? .draft }
+
+    public init() {}
+
+    /// Whether the draft exists and is the caller's (anything else is "not found" to them).
+    public func isOwned(by author: UUID) -> Bool {
+        draftId != nil && !deleted && authorId == author
+    }
+}
+
+/// A draft's events.
+public enum PathDraftEvent: Sendable, Hashable {
+    case created(PathDraftCreated)
+    case revised(PathDraftRevised)
+    case deleted(PathDraftDeleted)
+    case submitted(PathDraftSubmitted)
+    case claimed(PathReviewClaimed)
+    case decided(PathReviewDecided)
+    /// Published on `waypoint.paths` with an approval (``PathReviewEvents``).
+    case pathApproved(PathApproved)
+}
+
+/// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
+/// network, obstacles placed on it): the aggregate decides who may do what, not geometry.
+public enum PathDraftCommand: Sendable {
+    case create(draftId: UUID, author: UUID, content: PathDraftContent, at: Date)
+    case revise(author: UUID, content: PathDraftContent, at: Date)
+    case delete(author: UUID, at: Date)
+    /// The author publishes the draft into the review queue.
+    case submit(author: UUID, at: Date)
+    /// A moderator takes the item for `duration`.
+    case claim(moderator: UUID, at: Date, duration: TimeInterval)
+    /// The moderator holding the item decides.
+    case decide(moderator: UUID, outcome: ReviewOutcome, note: String?, at: Date)
+}
+
+/// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
+/// gone for good (its id is not reused); a revision with the same content changes nothing. Review rules:
+/// ``PathDraftAggregate/decideReview(_:_:)``.
+public enum PathDraftAggregate: Aggregate {
+    public typealias State = PathDraftState
+    public typealias Event = PathDraftEvent
+    public typealias Command = PathDraftCommand
+
+    public static var initialState: PathDraftState { PathDraftState() }
+
+    public static let eventTypes = EventTypeMap<PathDraftEvent>()
+        .registering(PathDraftCreated.self, PathDraftEvent.created)
+        .registering(PathDraftRevised.self, PathDraftEvent.revised)
+        .registering(PathDraftDeleted.self, PathDraftEvent.deleted)
+        .registering(PathDraftSubmitted.self, PathDraftEvent.submitted)
+        .registering(PathReviewClaimed.self, PathDraftEvent.claimed)
+        .registering(PathReviewDecided.self, PathDraftEvent.decided)
+        .registering(PathApproved.self, PathDraftEvent.pathApproved)
+
+    /// The stream of draft `id`.
+    public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
+
+    public static func payload(of event: PathDraftEvent) -> any EventPayload {
+        switch event {
+        case .created(let e): e
+        case .revised(let e): e
+        case .deleted(let e): e
+        case .submitted(let e): e
+        case .claimed(let e): e
+        case .decided(let e): e
+        case .pathApproved(let e): e
+        }
+    }
+
+    public static func apply(_ state: PathDraftState, _ event: PathDraftEvent) -> PathDraftState {
+        var s = state
+        switch event {
+        case .created(let e):
+            (s.draftId, s.authorId, s.content, s.createdAt, s.updatedAt) = (e.draftId, e.authorId, e.content, e.createdAt, e.createdAt)
+        case .revised(let e):
+            (s.content, s.updatedAt) = (e.content, e.revisedAt)
+        case .deleted(let e):
+            (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
+        case .submitted, .claimed, .decided, .pathApproved:
+            s = applyReview(s, event)
+        }
+        return s
+    }
+
+    public static func decide(_ command: PathDraftCommand, _ s: PathDraftState) throws -> [PathDraftEvent] {
+        switch command {
+        case let .create(draftId, author, content, at):
+            guard s.draftId == nil else { throw PathDraftError.alreadyExists }
+            return [.created(PathDraftCreated(draftId: draftId, authorId: author, content: content, createdAt: at))]
+        case let .revise(author, content, at):
+            guard s.isOwned(by: author), let id = s.draftId else { throw PathDraftError.notFound }
+            guard s.currentStage == .draft else { throw ReviewError.notEditable(s.currentStage) }
+            guard s.content != content else { return [] }
+            return [.revised(PathDraftRevised(draftId: id, content: content, revisedAt: at))]
+        case let .delete(author, at):
+            guard s.isOwned(by: author), let id = s.draftId else { throw PathDraftError.notFound }
+            guard s.currentStage == .draft else { throw ReviewError.notEditable(s.currentStage) }
+            return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
+        case .submit, .claim, .decide:
+            return try decideReview(command, s)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import EventSourcing
+import Foundation
+
+/// A cyclist started a draft. Drafts are private: these events stay in path-review's log (not on `waypoint.paths`).
+public struct PathDraftCreated: EventPayload, Hashable {
+    public static let eventType = "PathDraftCreated"
+    public var draftId: UUID
+    public var authorId: UUID
+    public var content: PathDraftContent
+    public var createdAt: Date
+}
+
+/// The author changed the draft (the whole content is recorded: a draft is small, and its history reads plainly).
+public struct PathDraftRevised: EventPayload, Hashable {
+    public static let eventType = "PathDraftRevised"
+    public var draftId: UUID
+    public var content: PathDraftContent
+    public var revisedAt: Date
+}
+
+/// The author deleted the draft.
+public struct PathDraftDeleted: EventPayload, Hashable {
+    public static let eventType = "PathDraftDeleted"
+    public var draftId: UUID
+    public var deletedAt: Date
+}

@@ -1,0 +1,86 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import RoadNetwork
+import ServiceKit
+
+/// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`) and
+/// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model) and their review
+/// (`/v1/paths/review-queue`, the `review_queue` read model); the approved network (issue 20's later points) joins it
+/// here with its stores and read models. Its log and the relay
+/// to `waypoint.paths` are in place: the published set grows with those events.
+public struct PathReviewServer: Sendable {
+    public let configuration: PathReviewConfiguration
+    public let storage: ServiceStorage
+    /// The road network, its router and its streets (loaded at start, cached in the data directory).
+    public let roads: PathReviewRoads
+    public let stores: PathReviewStores
+    public let drafts: PathDrafts
+    /// The `path_drafts` read model, prepared before anything is served.
+    public let draftList: any ProjectionRunning
+    /// The `review_queue` read model, likewise.
+    public let reviewQueue: any ProjectionRunning
+
+    /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
+    /// configured extracts.
+    public static func assemble(_ configuration: PathReviewConfiguration, storage: ServiceStorage, roads: PathReviewRoads? = nil,
+                                now: @escaping @Sendable () -> Date = Date.init,
+                                logger: Logger = Logger(label: "waypoint.path-review")) async throws -> PathReviewServer {
+        let roads = try roads ?? PathReviewRoads(network: loadNetwork(configuration, logger: logger))
+        logger.info("streets indexed", metadata: ["streets": "\(roads.streets.index.streets.count)"])
+        let stores = PathReviewStores.open(storage)
+        let draftList = storage.projection(sqlite: SQLitePathDraftsProjection(), postgres: PostgresPathDraftsProjection(), logger: logger)
+        let reviewQueue = storage.projection(sqlite: SQLiteReviewQueueProjection(), postgres: PostgresReviewQueueProjection(), logger: logger)
+        try await draftList.prepare()
+        try await reviewQueue.prepare()
+        let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
+                                claimDuration: configuration.claimDuration, now: now)
+        return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
+                                draftList: draftList, reviewQueue: reviewQueue)
+    }
+
+    /// The configured extracts' road network, from the cache in the data directory when it is current.
+    static func loadNetwork(_ configuration: PathReviewConfiguration, logger: Logger) throws -> LoadedRoadNetwork {
+        let loaded = try RoadNetworkLoader.load(extracts: configuration.extracts, cacheDirectory: configuration.roadCacheDirectory)
+        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
+        if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
+        return loaded
+    }
+
+    /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
+    /// the `path_drafts` read model in the background.
+    public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
+        let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let readiness = Readiness()
+        readiness.register(draftList)
+        readiness.register(reviewQueue)
+        let streets = StreetRoutes(catalog: roads.streets)
+        let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
+        let storage = storage
+        return try ServiceApplication(
+            configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
+            openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue],
+            logger: logger, onServerRunning: onServerRunning
+        ) { router in
+            streets.addRoutes(to: router)
+            draftRoutes.addRoutes(to: router)
+            ReviewRoutes(drafts: drafts).addRoutes(to: router)
+            storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
+        }
+    }
+}
+
+/// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
+/// `Shared/Contracts/Paths` — `PathApproved` so far; status changes, obstacles and retirements join with their issue
+/// points. Drafts and review steps stay in the service's log.
+public enum PathReviewEvents {
+    public static let publishedTypes: Set<String> = [PathApproved.eventType]
+
+    /// Whether the envelope goes to `waypoint.paths`.
+    public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
+}

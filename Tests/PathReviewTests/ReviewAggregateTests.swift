@@ -1,0 +1,74 @@
+import Foundation
+@testable import PathReview
+import Testing
+
+@Suite("path-review: review rules (pure decide and apply)")
+struct ReviewAggregateTests {
+    static let (author, first, second) = (UUID(), UUID(), UUID())
+    static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    static let claim: TimeInterval = 1_800
+
+    /// A draft published at t0.
+    static func published() throws -> PathDraftState {
+        try PathDraftAggregateTests.fold([
+            .create(draftId: PathDraftAggregateTests.draft, author: author, content: PathDraftAggregateTests.content(), at: t0),
+            .submit(author: author, at: t0),
+        ]).0
+    }
+
+    static func run(_ command: PathDraftCommand, _ state: PathDraftState) throws -> PathDraftState {
+        try PathDraftAggregate.decide(command, state).reduce(state, PathDraftAggregate.apply)
+    }
+
+    @Test("publishing puts the draft in review with its route's box; it cannot be edited, deleted or published again there")
+    func publish() throws {
+        let state = try Self.published()
+        #expect(state.currentStage == .inReview && state.submittedAt == Self.t0)
+        let events = try PathDraftAggregate.decide(.submit(author: Self.author, at: Self.t0),
+                                                   try PathDraftAggregateTests.fold([.create(draftId: PathDraftAggregateTests.draft, author: Self.author,
+                                                                                             content: PathDraftAggregateTests.content(), at: Self.t0)]).0)
+        guard case .submitted(let e) = try #require(events.first) else { Issue.record("not submitted"); return }
+        #expect(e.south == 48.41 && e.north == 48.41 && e.west == 15.60 && e.east == 15.61 && e.name == "Donau cycleway")
+        #expect(throws: ReviewError.notEditable(.inReview)) { try Self.run(.revise(author: Self.author, content: PathDraftAggregateTests.content("x"), at: Self.t0), state) }
+        #expect(throws: ReviewError.notEditable(.inReview)) { try Self.run(.delete(author: Self.author, at: Self.t0), state) }
+        #expect(throws: ReviewError.notPublishable(.inReview)) { try Self.run(.submit(author: Self.author, at: Self.t0), state) }
+        #expect(throws: PathDraftError.notFound) { try Self.run(.submit(author: Self.first, at: Self.t0), state) }
+    }
+
+    @Test("two moderators cannot hold or decide one item; a claim expires; a decision is final; nobody reviews their own draft")
+    func claimsAndDecisions() throws {
+        let held = try Self.run(.claim(moderator: Self.first, at: Self.t0, duration: Self.claim), try Self.published())
+        #expect(throws: ReviewError.claimedByAnother(until: Self.t0.addingTimeInterval(Self.claim))) {
+            try Self.run(.claim(moderator: Self.second, at: Self.t0.addingTimeInterval(60), duration: Self.claim), held)
+        }
+        #expect(throws: ReviewError.claimRequired) {
+            try Self.run(.decide(moderator: Self.second, outcome: .approve, note: nil, at: Self.t0.addingTimeInterval(60)), held)
+        }
+        #expect(throws: ReviewError.ownDraft) { try Self.run(.claim(moderator: Self.author, at: Self.t0, duration: Self.claim), held) }
+        // After the claim expired, the first moderator can no longer decide and the second may take it.
+        let later = Self.t0.addingTimeInterval(Self.claim + 1)
+        #expect(throws: ReviewError.claimRequired) { try Self.run(.decide(moderator: Self.first, outcome: .approve, note: nil, at: later), held) }
+        let taken = try Self.run(.claim(moderator: Self.second, at: later, duration: Self.claim), held)
+        let approved = try Self.run(.decide(moderator: Self.second, outcome: .approve, note: nil, at: later), taken)
+        #expect(approved.currentStage == .approved && approved.decision?.moderatorId == Self.second && approved.claim == nil)
+        #expect(throws: ReviewError.alreadyDecided(.approved)) {
+            try Self.run(.decide(moderator: Self.second, outcome: .reject, note: "no", at: later), approved)
+        }
+        #expect(throws: ReviewError.alreadyDecided(.approved)) { try Self.run(.claim(moderator: Self.first, at: later, duration: Self.claim), approved) }
+    }
+
+    @Test("sent back, the draft is its author's to edit and publish again, with the changes asked for; rejected is final")
+    func sendBackAndReject() throws {
+        let held = try Self.run(.claim(moderator: Self.first, at: Self.t0, duration: Self.claim), try Self.published())
+        let back = try Self.run(.decide(moderator: Self.first, outcome: .sendBack, note: "name the bridge", at: Self.t0), held)
+        #expect(back.currentStage == .draft && back.decision?.note == "name the bridge" && back.submittedAt == nil)
+        let edited = try Self.run(.revise(author: Self.author, content: PathDraftAggregateTests.content("Bridge path"), at: Self.t0), back)
+        let again = try Self.run(.submit(author: Self.author, at: Self.t0.addingTimeInterval(5)), edited)
+        #expect(again.currentStage == .inReview)
+        let rejected = try Self.run(.decide(moderator: Self.first, outcome: .reject, note: "duplicate", at: Self.t0),
+                                    try Self.run(.claim(moderator: Self.first, at: Self.t0, duration: Self.claim), again))
+        #expect(rejected.currentStage == .rejected)
+        #expect(throws: ReviewError.notPublishable(.rejected)) { try Self.run(.submit(author: Self.author, at: Self.t0), rejected) }
+        #expect(throws: ReviewError.notEditable(.rejected)) { try Self.run(.delete(author: Self.author, at: Self.t0), rejected) }
+    }
+}
