@@ -55,8 +55,7 @@ public struct RecordTripServer: Sendable {
     /// The configured extracts' road network, from the cache in the data directory when it is current.
     static func loadNetwork(_ configuration: RecordTripConfiguration, logger: Logger) throws -> LoadedRoadNetwork {
         let loaded = try RoadNetworkLoader.load(extracts: configuration.extracts, cacheDirectory: configuration.roadCacheDirectory)
-        logger.info("road network loaded", metadata: [
-            "vertices": "\(loaded.graph.vertexCount)", "edges": "\(loaded.graph.edgeCount)", "source": "\(loaded.source)"])
+        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
         if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
         return loaded
     }

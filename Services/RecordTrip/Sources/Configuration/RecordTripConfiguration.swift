@@ -1,6 +1,6 @@
 import Foundation
 import Messaging
-import ReferenceData
+import RoadNetwork
 import ServiceKit
 
 /// Everything `record-trip` reads at start-up: ServiceKit's keys (port 8085 by default, JWKS of `auth`), the runtime's
@@ -52,18 +52,11 @@ public struct RecordTripConfiguration: Sendable {
     /// Where the road network's cache is kept.
     public var roadCacheDirectory: String { runtime.dataDirectory.appendingPathComponent("record-trip-roads", isDirectory: true).path }
 
-    /// The Krems extract of the reference data (DESIGN: the embedded default), located as the rest of the repository
-    /// locates reference data (`WAYPOINT_REFERENCE_DATA_DIR`, else `../shared/data`).
-    public static func defaultExtracts(environment: [String: String]) throws -> [String] {
-        [try ReferenceDataDirectory.file("krems.osm.gz", environment: environment).path]
-    }
-
     /// Reads every key of the table above; throws ``ConfigurationError`` naming a bad one.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> RecordTripConfiguration {
         let reader = EnvironmentReader(serviceName: serviceName, environment: environment)
-        let extracts = try reader.value("EXTRACTS").map { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty } } ?? defaultExtracts(environment: environment)
+        let extracts = try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment)
         var weatherURL: URL?
         if let (key, raw) = reader.value("WEATHER_URL") {
             guard let url = URL(string: raw), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
