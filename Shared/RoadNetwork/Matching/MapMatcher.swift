@@ -106,7 +106,8 @@ public struct MapMatcher: Sendable {
     public init(router: RoadRouter, rules: MapMatchRules = MapMatchRules()) {
         self.router = router
         self.rules = rules
-        costs = RoadWeights(matchingCostsOf: router.graph, exponent: rules.preferenceExponent)
+        costs = RoadWeights(matchingCostsOf: router.graph, exponent: rules.preferenceExponent,
+                            minorFactor: rules.minorWayFactor, minorClasses: rules.minorWayClasses)
     }
 
     /// The ride `observations` (in time order) put on the network; any input is answered — invalid fixes (NaN, off

@@ -129,13 +129,14 @@ struct MatchTransitions {
 extension RoadWeights {
     /// The matcher's costs: each allowed direction of an edge weighs its length × (pmax / p)^`exponent`, p the way's
     /// preference and pmax the profile's highest (forbidden directions stay infinite).
-    init(matchingCostsOf graph: RoadGraph, exponent: Double) {
+    init(matchingCostsOf graph: RoadGraph, exponent: Double, minorFactor: Double = 1, minorClasses: Set<String> = []) {
         // Exponent 0 gives plain lengths: the factor is 1 everywhere.
         let highest = graph.profile.maximumPreference
         var forward = graph.edgeLengths, backward = graph.edgeLengths
         for edge in 0..<graph.edgeCount {
             let preference = max(graph.ways[Int(graph.edgeWays[edge])].use.preference, 1e-3)
-            let factor = Swift.max(1, Foundation.pow(highest / preference, exponent))
+            let minor = minorClasses.contains(graph.ways[Int(graph.edgeWays[edge])].use.wayClass) ? Swift.max(minorFactor, 1) : 1
+            let factor = Swift.max(1, Foundation.pow(highest / preference, exponent)) * minor
             forward[edge] = graph.edgeForwardWeights[edge].isFinite ? forward[edge] * factor : .infinity
             backward[edge] = graph.edgeBackwardWeights[edge].isFinite ? backward[edge] * factor : .infinity
         }
