@@ -94,16 +94,13 @@ extension TripCommands {
     }
 
     /// The provider's weather at a fix, or `nil` when there is no provider, it fails, or it is slower than the timeout:
-    /// a provider never fails the trip (DESIGN, "Outside providers").
+    /// a provider never fails the trip (DESIGN, "Outside providers"). The wait ends at the limit with ``TimeLimit``, as a
+    /// finish's does, even when the provider is slow to notice its cancellation.
     func observeWeather(at fix: GPSFix) async -> WeatherObservation? {
         guard let weather else { return nil }
         let timeout = weatherTimeout
-        return await withTaskGroup(of: WeatherObservation?.self) { group in
-            group.addTask { try? await weather.observation(latitude: fix.latitude, longitude: fix.longitude, time: fix.time) }
-            group.addTask { try? await Task.sleep(for: timeout); return nil }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        return try? await TimeLimit.run(timeout, onTimeout: { WeatherError.timedOut(timeout) }) {
+            try await weather.observation(latitude: fix.latitude, longitude: fix.longitude, time: fix.time)
         }
     }
 }
