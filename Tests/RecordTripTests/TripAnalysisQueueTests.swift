@@ -91,4 +91,23 @@ struct TripAnalysisQueueTests {
             #expect(try await h.server.stores.trips.analysisPending(limit: 10).isEmpty)
         }
     }
+
+    @Test("a finish whose wait times out against a slow analysis: 202 with Location and Retry-After, then finished by the weather timeout")
+    func waitTimesOut() async throws {
+        // The analysis waits for the weather for the harness's 500 ms timeout; the finish waits 100 ms: it cannot end in time.
+        try await App.with(weather: SlowWeather(delay: .seconds(20)), finishWait: .milliseconds(100)) { client, h in
+            let token = try await App.token(UUID.v4())
+            let id = try await App.create(client, token: token)
+            let uri = "/v1/trips/\(id)"
+            _ = try await client.sendJSON(.post, "\(uri)/samples", json: App.chunk(0, first: 0, fixes: 10), token: token)
+            let started = ContinuousClock.now
+            let accepted = try await client.sendJSON(.post, "\(uri)/finish", token: token)
+            #expect(accepted.status == 202 && accepted.json["status"] as? String == "analysing")
+            #expect(accepted.headers[.location] == uri && accepted.headers[.retryAfter] != nil)
+            let finished = try await client.waitForJSON(uri, token: token, timeout: .seconds(30)) { $0["status"] as? String == "finished" }
+            let took = ContinuousClock.now - started
+            #expect(finished["weather"] == nil, "the provider answered too late")
+            #expect(took < .seconds(10), "took \(took): the weather wait ends at its limit, not when the provider answers (20 s)")
+        }
+    }
 }

@@ -54,6 +54,20 @@ final class StubWeather: WeatherProvider, @unchecked Sendable {
     }
 }
 
+/// A weather provider that answers only after `delay` and ignores cancellation meanwhile (as a body read blocked in
+/// an HTTP client does): a deliberately slow step of the analysis, bounded only by the service's weather timeout.
+struct SlowWeather: WeatherProvider {
+    let delay: Duration
+
+    func observation(latitude: Double, longitude: Double, time: Double) async throws -> WeatherObservation {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { done.resume() }
+        }
+        return StubWeather.observation
+    }
+}
+
 /// A stand-in for auth: its embedded feed (the log the test appends `UserErased` to).
 struct AuthFeedStub: Sendable {
     static let token = "internal-token-for-record-trip-tests"
@@ -96,7 +110,7 @@ enum TripApp {
     }
 
     static func with(_ backend: TestBackend = .sqlite, weather: (any WeatherProvider)? = nil, live: Bool = false,
-                     _ body: @escaping @Sendable (any TestClientProtocol, TripHarness) async throws -> Void) async throws {
+                     finishWait: Duration = .seconds(30), _ body: @escaping @Sendable (any TestClientProtocol, TripHarness) async throws -> Void) async throws {
         try await AuthFeedStub.with { auth in
             let directory = TemporaryDirectory("waypoint-record-trip")
             defer { directory.remove() }
@@ -104,8 +118,9 @@ enum TripApp {
                 service: ServiceConfiguration(serviceName: "record-trip", port: 0, internalToken: AuthFeedStub.token, logLevel: .warning),
                 runtime: try backend.runtime("record-trip", in: directory),
                 endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .milliseconds(500),
-                // Tests read the analysed trip from the finish itself, on a loaded machine too; 202 is tested with Prefer.
-                finishWait: .seconds(30))
+                // Tests read the analysed trip from the finish itself, on a loaded machine too (30 s by default); 202 is
+                // tested with Prefer, and with a short wait against a slow analysis.
+                finishWait: finishWait)
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
                 let server = try await RecordTripServer.assemble(configuration, storage: storage, roads: TripTestNetwork.roads,
                                                                  weather: weather, logger: quiet)

@@ -76,21 +76,11 @@ import Testing
         }
     }
 
-    @Test("a slow provider times out after the configured timeout, not after the provider")
-    func slow() async throws {
+    @Test("a slow provider, or an answer that stalls after its head, times out after the configured timeout: the timeout covers the body",
+          arguments: [OpenMeteoStandIn.Behaviour.slow(.seconds(20)), .stallingBody(.seconds(20))])
+    func slow(behaviour: OpenMeteoStandIn.Behaviour) async throws {
         let standIn = OpenMeteoStandIn()
-        standIn.behave(.slow(.seconds(20)))
-        try await standIn.run { base in
-            let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
-            #expect(error as? WeatherError == .timedOut(.milliseconds(300)))
-            #expect(took < .seconds(10), "took \(took)")  // the stand-in answers after 20 s; bounds are loose on a busy 2-core host
-        }
-    }
-
-    @Test("an answer that stalls after its head times out too: the timeout covers the body")
-    func stallingBody() async throws {
-        let standIn = OpenMeteoStandIn()
-        standIn.behave(.stallingBody(.seconds(20)))
+        standIn.behave(behaviour)
         try await standIn.run { base in
             let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
             #expect(error as? WeatherError == .timedOut(.milliseconds(300)))

@@ -14,8 +14,13 @@ public struct PersonalDataCipher<Keys: PersonalDataKeyStore>: Sendable {
 
     /// Encrypts `plaintext` with the subject's key (creating it on first use).
     public func seal(_ plaintext: String, for subject: String) async throws -> SealedPersonalData {
+        try await seal(bytes: Data(plaintext.utf8), for: subject)
+    }
+
+    /// Encrypts bytes with the subject's key (creating it on first use): for binary payloads, without a text detour.
+    public func seal(bytes plaintext: Data, for subject: String) async throws -> SealedPersonalData {
         let key = try await keys.keyForSealing(subject)
-        guard let combined = try AES.GCM.seal(Data(plaintext.utf8), using: key).combined else {
+        guard let combined = try AES.GCM.seal(plaintext, using: key).combined else {
             throw PersonalDataError.corrupted("cannot seal")
         }
         return SealedPersonalData(subject: subject, sealed: combined.base64EncodedString())
@@ -23,11 +28,15 @@ public struct PersonalDataCipher<Keys: PersonalDataKeyStore>: Sendable {
 
     /// Decrypts a sealed field; `nil` when the subject was erased.
     public func open(_ value: SealedPersonalData) async throws -> String? {
+        try await openBytes(value).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Decrypts a sealed value to its bytes; `nil` when the subject was erased.
+    public func openBytes(_ value: SealedPersonalData) async throws -> Data? {
         guard let key = try await keys.keyForOpening(value.subject) else { return nil }
         guard let data = Data(base64Encoded: value.sealed) else { throw PersonalDataError.corrupted("not base64") }
         do {
-            let plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
-            return String(decoding: plaintext, as: UTF8.self)
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
         } catch {
             throw PersonalDataError.corrupted("sealed value of \(value.subject) does not open")
         }

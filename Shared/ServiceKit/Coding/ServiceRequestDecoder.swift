@@ -7,6 +7,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// A request type with a faster reader of its common form than `Codable` (large bodies: a trip's chunk of samples).
+/// ``readFast(_:)`` must give exactly what `JSONDecoder` gives for every body it reads, and `nil` for every other body,
+/// which is then decoded (and refused) by `JSONDecoder` as for any type; the checks after decoding run either way.
+public protocol FastJSONReadable: Decodable {
+    /// The value of `data`, or `nil` to leave it to `JSONDecoder`.
+    static func readFast(_ data: Data) -> Self?
+}
+
 /// The request decoder of ``ServiceRequestContext``: JSON in, problems out.
 ///
 /// `request.decode(as:context:)` through this decoder collects at most `context.maxUploadSize` bytes
@@ -21,10 +29,14 @@ public struct ServiceRequestDecoder: RequestDecoder, Sendable {
         try Self.checkContentType(of: request)
         let data = try await Self.collectBody(of: request, limit: context.maxUploadSize)
         let value: T
-        do {
-            value = try ServiceJSON.makeDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw Problem(decodingError: error, bodyIsWellFormed: Self.isWellFormedJSON(data))
+        if let readable = T.self as? any FastJSONReadable.Type, let read = readable.readFast(data) as? T {
+            value = read
+        } else {
+            do {
+                value = try ServiceJSON.makeDecoder().decode(T.self, from: data)
+            } catch let error as DecodingError {
+                throw Problem(decodingError: error, bodyIsWellFormed: Self.isWellFormedJSON(data))
+            }
         }
         try Self.rejectDuplicateNames(in: data)
         if let validatable = value as? any ValidatableRequest {

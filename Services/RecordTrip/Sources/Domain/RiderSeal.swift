@@ -6,8 +6,8 @@ import Foundation
 /// samples, track, route and candidates rest only in this form, so destroying the key (``erase(_:)``) erases the ride
 /// in every copy of the log.
 public struct RiderSeal: Sendable {
-    private let sealText: @Sendable (String, String) async throws -> SealedPersonalData
-    private let openText: @Sendable (SealedPersonalData) async throws -> String?
+    private let sealing: @Sendable (Data, String) async throws -> SealedPersonalData
+    private let opening: @Sendable (SealedPersonalData) async throws -> Data?
     private let eraseSubject: @Sendable (String) async throws -> Void
 
     /// Over the service's key store.
@@ -17,15 +17,15 @@ public struct RiderSeal: Sendable {
 
     private static func over<Keys: PersonalDataKeyStore>(_ keys: Keys) -> RiderSeal {
         let cipher = PersonalDataCipher(keys: keys)
-        return RiderSeal(sealText: { try await cipher.seal($0, for: $1) }, openText: { try await cipher.open($0) },
+        return RiderSeal(sealing: { try await cipher.seal(bytes: $0, for: $1) }, opening: { try await cipher.openBytes($0) },
                          eraseSubject: { try await cipher.erase($0) })
     }
 
-    private init(sealText: @escaping @Sendable (String, String) async throws -> SealedPersonalData,
-                 openText: @escaping @Sendable (SealedPersonalData) async throws -> String?,
+    private init(sealing: @escaping @Sendable (Data, String) async throws -> SealedPersonalData,
+                 opening: @escaping @Sendable (SealedPersonalData) async throws -> Data?,
                  eraseSubject: @escaping @Sendable (String) async throws -> Void) {
-        self.sealText = sealText
-        self.openText = openText
+        self.sealing = sealing
+        self.opening = opening
         self.eraseSubject = eraseSubject
     }
 
@@ -39,8 +39,13 @@ public struct RiderSeal: Sendable {
 
     /// JSON bytes sealed for `rider`.
     public func seal(json: Data, for rider: UUID) async throws -> SealedPersonalData {
+        try await seal(bytes: json, for: rider)
+    }
+
+    /// Bytes (JSON or a binary payload) sealed for `rider`; 403 `account-erased` once their key was destroyed.
+    public func seal(bytes: Data, for rider: UUID) async throws -> SealedPersonalData {
         do {
-            return try await sealText(String(decoding: json, as: UTF8.self), Self.subject(rider))
+            return try await sealing(bytes, Self.subject(rider))
         } catch PersonalDataError.subjectErased {
             throw TripError.riderErased
         }
@@ -48,8 +53,13 @@ public struct RiderSeal: Sendable {
 
     /// The sealed value, `nil` when its rider was erased.
     public func open<Value: Decodable>(_ type: Value.Type, _ sealed: SealedPersonalData) async throws -> Value? {
-        guard let text = try await openText(sealed) else { return nil }
-        return try JSONDecoder().decode(type, from: Data(text.utf8))
+        guard let bytes = try await opening(sealed) else { return nil }
+        return try JSONDecoder().decode(type, from: bytes)
+    }
+
+    /// The sealed bytes, `nil` when their rider was erased.
+    public func openBytes(_ sealed: SealedPersonalData) async throws -> Data? {
+        try await opening(sealed)
     }
 
     /// Proves a rider may record (their key was not destroyed): 403 `account-erased` otherwise.

@@ -44,26 +44,36 @@ public struct TripCommands: Sendable {
         return try await repository.execute(.start(started), on: TripAggregate.streamID(id), metadata: metadata).state
     }
 
-    /// Adds a chunk; `added` is false when the same chunk was received before (nothing new is recorded).
+    /// Adds a chunk; `added` is false when the same chunk was received before (nothing new is recorded). The samples
+    /// are sealed in ``TripSamplesFormat/binaryV1``; a chunk recorded as JSON before is still recognised when sent again.
     public func addChunk(trip: UUID, rider: UUID, sequence: Int, samples: TripSamples, metadata: EventMetadata) async throws
         -> (state: TripState, added: Bool) {
-        let json = try samples.canonicalJSON()
+        let bytes = TripSamplesBinary.encode(samples)
         let times = samples.fixes.map(\.time).filter(\.isFinite)
         let chunk = TripSamplesReceived(
-            tripId: trip, sequence: sequence, digest: Self.digest(json), fixCount: samples.fixes.count,
+            tripId: trip, sequence: sequence, digest: Self.digest(bytes), fixCount: samples.fixes.count,
             accelerationCount: samples.acceleration.count, firstFixTime: times.min(), lastFixTime: times.max(),
-            samples: SealedPersonalData(subject: "", sealed: ""), receivedAt: now())
+            samples: SealedPersonalData(subject: "", sealed: ""), receivedAt: now(), format: .binaryV1)
         return try await mapConflicts {
             try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 3) { loaded in
+                if try Self.repeatsJSONChunk(samples, sequence: sequence, by: rider, loaded.state) { return ([], (loaded.state, false)) }
                 guard try !TripAggregate.decideChunk(chunk, caller: rider, limits: limits, loaded.state).isEmpty else {
                     return ([], (loaded.state, false))
                 }
                 var sealed = chunk
-                sealed.samples = try await seal.seal(json: json, for: rider)
+                sealed.samples = try await seal.seal(bytes: bytes, for: rider)
                 let events = try TripAggregate.decideChunk(sealed, caller: rider, limits: limits, loaded.state)
                 return (events, (events.reduce(loaded.state, TripAggregate.apply), true))
             }
         }
+    }
+
+    /// Whether `samples` are a chunk the rider's trip recorded under `sequence` in the JSON format (its digest is over
+    /// the canonical JSON): a repeat, not a conflict. JSON is encoded only when the digest differs.
+    static func repeatsJSONChunk(_ samples: TripSamples, sequence: Int, by rider: UUID, _ state: TripState) throws -> Bool {
+        guard state.isOwned(by: rider), let recorded = state.chunks[sequence],
+              recorded != digest(TripSamplesBinary.encode(samples)) else { return false }
+        return recorded == digest(try samples.canonicalJSON())
     }
 
     /// Records that the rider finished (no chunk is taken after it); finishing again changes nothing. The analysis
@@ -72,20 +82,6 @@ public struct TripCommands: Sendable {
         try await mapConflicts {
             try await repository.execute(.requestFinish(caller: rider, at: now()), on: TripAggregate.streamID(trip), metadata: metadata,
                                          retries: 3).state
-        }
-    }
-
-    /// Analyses a trip whose finish was requested and records the result (`TripAnalysed`, the published
-    /// `TripFinished`, the weather when the provider answers in time); nothing when it is not `analysing` (done already,
-    /// deleted, erased). Safe to run twice at once: the second append conflicts, reloads and finds it done.
-    @discardableResult
-    public func analyse(trip: UUID) async throws -> TripState {
-        let metadata = EventMetadata(actorID: "system:analysis")
-        return try await repository.execute(on: TripAggregate.streamID(trip), metadata: metadata, retries: 2) { loaded in
-            guard loaded.state.status == .analysing, let rider = loaded.state.riderId else { return ([], loaded.state) }
-            guard let samples = try await self.samples(of: trip) else { return ([], loaded.state) }  // the rider was erased
-            let events = try await finishEvents(loaded.state, samples: samples, rider: rider)
-            return (events, events.reduce(loaded.state, TripAggregate.apply))
         }
     }
 
@@ -98,11 +94,11 @@ public struct TripCommands: Sendable {
         try TripAggregate.checkLimits(fixes: samples.fixes.count, acceleration: samples.acceleration.count, first: times.min(),
                                       last: times.max(), limits: limits)
         let id = UUID.v7(), at = now()
-        let json = try samples.canonicalJSON()
+        let bytes = TripSamplesBinary.encode(samples)
         let started = TripStarted(tripId: id, riderId: rider, navigationSessionId: nil, source: "imported", startedAt: at)
-        let chunk = TripSamplesReceived(tripId: id, sequence: 0, digest: Self.digest(json), fixCount: samples.fixes.count,
+        let chunk = TripSamplesReceived(tripId: id, sequence: 0, digest: Self.digest(bytes), fixCount: samples.fixes.count,
                                         accelerationCount: samples.acceleration.count, firstFixTime: times.min(), lastFixTime: times.max(),
-                                        samples: try await seal.seal(json: json, for: rider), receivedAt: at)
+                                        samples: try await seal.seal(bytes: bytes, for: rider), receivedAt: at, format: .binaryV1)
         let events: [TripEvent] = [.started(started), .samples(chunk), .finishRequested(TripFinishRequested(tripId: id, requestedAt: at))]
         return try await repository.execute(on: TripAggregate.streamID(id), metadata: metadata) { _ in
             (events, events.reduce(TripAggregate.initialState, TripAggregate.apply))
@@ -130,62 +126,11 @@ public struct TripCommands: Sendable {
         return !outcome.events.isEmpty
     }
 
-    /// Every chunk of the trip opened and joined in sequence order; `nil` when the rider was erased.
-    public func samples(of trip: UUID) async throws -> TripSamples? {
-        var chunks: [(Int, SealedPersonalData)] = []
-        for envelope in try await repository.store.readStream(TripAggregate.streamID(trip)) {
-            if case .samples(let chunk)? = try TripAggregate.eventTypes.decode(envelope) { chunks.append((chunk.sequence, chunk.samples)) }
-        }
-        var joined = TripSamples(fixes: [], acceleration: [])
-        for (_, sealed) in chunks.sorted(by: { $0.0 < $1.0 }) {
-            guard let opened = try await seal.open(TripSamples.self, sealed) else { return nil }
-            joined.fixes += opened.fixes
-            joined.acceleration += opened.acceleration
-        }
-        return joined
-    }
-
-    /// Analysis, the published `TripFinished`, and the weather when the provider answers in time.
-    func finishEvents(_ state: TripState, samples: TripSamples, rider: UUID) async throws -> [TripEvent] {
-        guard let trip = state.tripId else { throw TripError.notFound }
-        let detail = analyzer.analyse(samples)
-        let at = now()
-        let startedAt = detail.statistics.start.map { Date(timeIntervalSince1970: $0.time) }
-        let analysed = TripAnalysed(
-            tripId: trip, riderId: rider, figures: detail.figures, cleaning: detail.cleaning, rideStartedAt: startedAt,
-            fixCount: samples.fixes.count, keptFixCount: detail.keptFixCount, matchedLengthM: detail.matchedLengthM,
-            confidence: detail.confidence, candidateCount: detail.candidates.count, detail: try await seal.seal(detail, for: rider),
-            analysedAt: at)
-        let finished = TripFinished(
-            tripId: trip, rideStartedHour: startedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 / 3600).rounded(.down) * 3600) },
-            source: state.source, figures: detail.figures, fixCount: samples.fixes.count, keptFixCount: detail.keptFixCount,
-            matchedLengthM: detail.matchedLengthM, candidateCount: detail.candidates.count, finishedAt: at)
-        var events: [TripEvent] = [.analysed(analysed), .finished(finished)]
-        if let start = detail.statistics.start, let observation = await observeWeather(at: start) {
-            events.append(.weather(TripWeatherRecorded(tripId: trip, weather: observation, recordedAt: at)))
-        }
-        return events
-    }
-
-    /// The provider's weather at a fix, or `nil` when there is no provider, it fails, or it is slower than the timeout:
-    /// a provider never fails the trip (DESIGN, "Outside providers").
-    func observeWeather(at fix: GPSFix) async -> WeatherObservation? {
-        guard let weather else { return nil }
-        let timeout = weatherTimeout
-        return await withTaskGroup(of: WeatherObservation?.self) { group in
-            group.addTask { try? await weather.observation(latitude: fix.latitude, longitude: fix.longitude, time: fix.time) }
-            group.addTask { try? await Task.sleep(for: timeout); return nil }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
     static func digest(_ data: Data) -> String {
         SHA256Digest.hex(data)
     }
 
-    private func mapConflicts<T>(_ body: () async throws -> T) async throws -> T {
+    func mapConflicts<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as EventStoreError where error.isConcurrentChange {

@@ -19,8 +19,8 @@ public struct TripStarted: EventPayload, Hashable {
     public var startedAt: Date
 }
 
-/// One chunk of samples, sealed; `digest` (SHA-256 of the chunk's canonical JSON) tells a repeated upload from a
-/// different one under the same sequence number.
+/// One chunk of samples, sealed; `digest` (SHA-256 of the sealed bytes in the recorded `format`) tells a repeated upload
+/// from a different one under the same sequence number.
 public struct TripSamplesReceived: EventPayload, Hashable {
     public static let eventType = "TripSamplesReceived"
     public var tripId: UUID
@@ -31,9 +31,15 @@ public struct TripSamplesReceived: EventPayload, Hashable {
     /// Earliest and latest fix time in the chunk, seconds since the Unix epoch (`nil` without fixes).
     public var firstFixTime: Double?
     public var lastFixTime: Double?
-    /// ``TripSamples`` as JSON, sealed with the rider's key.
+    /// ``TripSamples`` in `format`, sealed with the rider's key.
     public var samples: SealedPersonalData
     public var receivedAt: Date
+    /// How `samples` is written: ``TripSamplesFormat/binaryV1`` since it exists; absent (`nil`) in the chunks recorded
+    /// before, which are JSON and stay so.
+    public var format: TripSamplesFormat? = nil
+
+    /// The format the sealed samples are in (JSON when the event predates the field).
+    public var samplesFormat: TripSamplesFormat { format ?? .json }
 }
 
 /// The analysis of a finished trip: figures in clear, everything placed (statistics with start and end, the matched
@@ -111,10 +117,27 @@ public struct TripSamples: Codable, Sendable, Hashable {
         self.acceleration = acceleration
     }
 
-    /// Sorted-key JSON: the same samples always give the same bytes (and digest).
+    /// Sorted-key JSON: the same samples always give the same bytes (and digest). The format of chunks recorded before
+    /// ``TripSamplesFormat/binaryV1``.
     public func canonicalJSON() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try encoder.encode(self)
+    }
+
+    /// The samples as written in `format`.
+    public func encoded(as format: TripSamplesFormat) throws -> Data {
+        switch format {
+        case .json: try canonicalJSON()
+        case .binaryV1: TripSamplesBinary.encode(self)
+        }
+    }
+
+    /// Samples back from bytes written in `format`.
+    public static func decode(_ bytes: Data, format: TripSamplesFormat) throws -> TripSamples {
+        switch format {
+        case .json: try JSONDecoder().decode(TripSamples.self, from: bytes)
+        case .binaryV1: try TripSamplesBinary.decode(bytes)
+        }
     }
 }
