@@ -65,7 +65,8 @@ let package = Package(
         .target(name: "Geo", path: "Shared/Geo"),
         .target(
             name: "RoadNetwork",
-            dependencies: ["CZlib", "Geo", "ReferenceData", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CZlib", "Geo", "ReferenceData", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Shared/RoadNetwork"
         ),
         // Reading the reference data in ../shared/data: gzip through the system zlib, and where the directory is.

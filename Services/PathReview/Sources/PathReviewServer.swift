@@ -29,7 +29,7 @@ public struct PathReviewServer: Sendable {
     public static func assemble(_ configuration: PathReviewConfiguration, storage: ServiceStorage, roads: PathReviewRoads? = nil,
                                 now: @escaping @Sendable () -> Date = Date.init,
                                 logger: Logger = Logger(label: "waypoint.path-review")) async throws -> PathReviewServer {
-        let roads = try roads ?? PathReviewRoads(network: loadNetwork(configuration, logger: logger))
+        let roads = try roads ?? PathReviewRoads(network: RoadNetworkExtracts.load(configuration.extracts, cacheDirectory: configuration.roadCacheDirectory, logger: logger))
         logger.info("streets indexed", metadata: ["streets": "\(roads.streets.index.streets.count)"])
         let stores = PathReviewStores.open(storage)
         let draftList = storage.projection(sqlite: SQLitePathDraftsProjection(), postgres: PostgresPathDraftsProjection(), logger: logger)
@@ -40,14 +40,6 @@ public struct PathReviewServer: Sendable {
                                 claimDuration: configuration.claimDuration, now: now)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue)
-    }
-
-    /// The configured extracts' road network, from the cache in the data directory when it is current.
-    static func loadNetwork(_ configuration: PathReviewConfiguration, logger: Logger) throws -> LoadedRoadNetwork {
-        let loaded = try RoadNetworkLoader.load(extracts: configuration.extracts, cacheDirectory: configuration.roadCacheDirectory)
-        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
-        if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
-        return loaded
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;

@@ -37,7 +37,7 @@ public struct RecordTripServer: Sendable {
                                 weather: (any WeatherProvider)? = nil, now: @escaping @Sendable () -> Date = Date.init,
                                 logger: Logger = Logger(label: "waypoint.record-trip")) async throws -> RecordTripServer {
         let stores = try await RecordTripStores.open(storage)
-        let roads = try roads ?? RecordTripRoads(network: loadNetwork(configuration, logger: logger))
+        let roads = try roads ?? RecordTripRoads(network: RoadNetworkExtracts.load(configuration.extracts, cacheDirectory: configuration.roadCacheDirectory, logger: logger))
         let commands = TripCommands(store: AnyEventStore(storage.store), keys: storage.personalDataKeys, analyzer: TripAnalyzer(matcher: roads.matcher),
                                     weather: weather, weatherTimeout: configuration.weatherTimeout, now: now)
         let trips = storage.projection(sqlite: SQLiteTripsProjection(), postgres: PostgresTripsProjection(), logger: logger)
@@ -50,14 +50,6 @@ public struct RecordTripServer: Sendable {
                                 reviews: TripReviews(commands: commands, nodes: roads.nodes), reads: TripReads(commands: commands, store: stores.trips),
                                 analyses: TripAnalysisQueue(commands: commands, logger: logger), trips: trips, erasedRiders: erasedRiders,
                                 revokedSessions: revokedSessions)
-    }
-
-    /// The configured extracts' road network, from the cache in the data directory when it is current.
-    static func loadNetwork(_ configuration: RecordTripConfiguration, logger: Logger) throws -> LoadedRoadNetwork {
-        let loaded = try RoadNetworkLoader.load(extracts: configuration.extracts, cacheDirectory: configuration.roadCacheDirectory)
-        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
-        if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
-        return loaded
     }
 
     /// The HTTP application: the trip routes, the embedded feed; on Kafka the relay to `waypoint.trips`; the `trips`

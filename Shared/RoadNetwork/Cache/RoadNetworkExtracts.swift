@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReferenceData
 
 /// Which OpenStreetMap extracts a service builds its road network from, as every bike service reads it from its
@@ -22,6 +23,15 @@ public enum RoadNetworkExtracts {
     /// The configured list (`raw`, when the key is set) or the default.
     public static func configured(_ raw: String?, environment: [String: String]) throws -> [String] {
         try raw.map(parse) ?? defaults(environment: environment)
+    }
+
+    /// A service's network from `extracts`, through the compiled cache in `cacheDirectory` when it is current; logs the
+    /// summary once, and a cache that could not be written as a warning (the network is still served).
+    public static func load(_ extracts: [String], cacheDirectory: String, logger: Logger) throws -> LoadedRoadNetwork {
+        let loaded = try RoadNetworkLoader.load(extracts: extracts, cacheDirectory: cacheDirectory)
+        logger.info("road network loaded", metadata: loaded.summary.mapValues { .string($0) })
+        if let error = loaded.cacheWriteError { logger.warning("road network cache not written", metadata: ["error": "\(error)"]) }
+        return loaded
     }
 }
 
