@@ -19,4 +19,26 @@ struct PathContractTests {
         let json = String(decoding: try ContractJSON.encode(Self.approved), as: UTF8.self).lowercased()
         #expect(!json.contains("author") && !json.contains("moderator") && !json.contains("user"))
     }
+
+    static let pathId = UUID(uuidString: "5eee7000-4e5f-4a6b-8c7d-9e0f1a2b3c4d")!
+    static let obstacleId = UUID(uuidString: "0b57ac1e-7a11-4c3d-9e8f-102938475601")!
+    static let at = Date(timeIntervalSince1970: 1_790_090_000)
+    static let upkeep: [any IntegrationEvent] = [
+        PathStatusChanged(pathId: pathId, condition: "requires-maintenance", source: .reports, changedAt: at),
+        PathObstacleConfirmed(obstacleId: obstacleId, pathId: pathId, osmNodes: [21_104_101, 21_104_102], latitude: 48.4105, longitude: 15.6006,
+                              type: "pothole", confidence: 0.75, sightings: 3, confirmedAt: at),
+        PathObstacleResolved(obstacleId: obstacleId, pathId: pathId, resolution: .faded, resolvedAt: at),
+        PathRetired(pathId: pathId, retiredAt: at),
+        StreetCompatibilityChanged(streetId: 4_281_337, osmNodes: [[21_104_201, 21_104_202, 21_104_203]], compatible: false, changedAt: at),
+    ]
+
+    @Test("the upkeep events match their golden files, are on waypoint.paths and name nobody")
+    func upkeepGolden() throws {
+        for event in Self.upkeep {
+            try GoldenFile.verify(event)
+            #expect(type(of: event).topic == .paths)
+            let json = String(decoding: try ContractJSON.encode(event), as: UTF8.self).lowercased()
+            #expect(!json.contains("author") && !json.contains("moderator") && !json.contains("user") && !json.contains("reporter"))
+        }
+    }
 }
