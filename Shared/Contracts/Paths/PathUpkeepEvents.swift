@@ -2,7 +2,8 @@ import Foundation
 
 // The rest of `path-review`'s published language on `waypoint.paths` (issue 20, point 7): how the approved network
 // stays current after approval. Like `PathApproved`, nothing personal: no reporter, no moderator, no note anyone wrote.
-// Streams: `path-<pathId>` for a path's life after approval (status, obstacles, retirement), `street-<streetId>` for a
+// Streams: a path lives on in its draft's stream `path-draft-<pathId>` after approval (status, obstacles, retirement: one
+// Kafka key, so a consumer sees `PathApproved` before anything else of the path); `street-<streetId>` holds a
 // moderator's mark on a street. Words: conditions are path-review's (`optimal`, `medium`, `sufficient`,
 // `requires-maintenance`); obstacle types are `pothole`, `bump`, `gravel`, `glass`, `roadworks`, `barrier`, `other`.
 
