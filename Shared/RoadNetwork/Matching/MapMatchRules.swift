@@ -44,11 +44,12 @@ public struct MapMatchRules: Sendable, Hashable {
     /// the transition (0: no preference; cycleways cost least), so of two parallel ways the track fits about equally,
     /// the cycleway wins.
     public var preferenceExponent = 0.5
-    /// Extra factor on the matching cost of a minor way (``minorWayClasses``: service ways, footways, paths, tracks):
+    /// Extra factor on the matching cost of a minor way (``minorWayClasses``: service ways, footways, paths, tracks —
+    /// unless designated for bicycles or in a cycle network, which raises their preference above their class's):
     /// with noisy fixes a short-cut through one beside the street fits the fixes' great-circle distance better than
-    /// the street's corner (1: no extra). 2 lowered the σ 10 m RMF on 4 of 4 seed sets but sent road-side tracks to
-    /// the cycleway on 5 of 6 Helsinki pairs (3 at 1), so it stays 1 for now (`docs/road-network.md`, "Map matching").
-    public var minorWayFactor = 1.0
+    /// the street's corner (1: no extra). 2 lowers the σ 10 m RMF on 3 of 3 Krems seed sets (0.128→0.086,
+    /// 0.145→0.109, 0.057→0.053) and σ 20 m likewise (`docs/road-network.md`, "Map matching").
+    public var minorWayFactor = 2.0
     /// The `highway` classes ``minorWayFactor`` applies to.
     public var minorWayClasses: Set<String> = ["service", "footway", "path", "pedestrian", "track", "steps", "platform", "bridleway"]
 

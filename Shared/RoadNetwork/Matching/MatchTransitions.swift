@@ -134,8 +134,9 @@ extension RoadWeights {
         let highest = graph.profile.maximumPreference
         var forward = graph.edgeLengths, backward = graph.edgeLengths
         for edge in 0..<graph.edgeCount {
-            let preference = max(graph.ways[Int(graph.edgeWays[edge])].use.preference, 1e-3)
-            let minor = minorClasses.contains(graph.ways[Int(graph.edgeWays[edge])].use.wayClass) ? Swift.max(minorFactor, 1) : 1
+            let use = graph.ways[Int(graph.edgeWays[edge])].use
+            let preference = max(use.preference, 1e-3)
+            let minor = Self.isMinor(use, classes: minorClasses, profile: graph.profile) ? Swift.max(minorFactor, 1) : 1
             let factor = Swift.max(1, Foundation.pow(highest / preference, exponent)) * minor
             forward[edge] = graph.edgeForwardWeights[edge].isFinite ? forward[edge] * factor : .infinity
             backward[edge] = graph.edgeBackwardWeights[edge].isFinite ? backward[edge] * factor : .infinity
@@ -145,5 +146,13 @@ extension RoadWeights {
         self.backward = backward
         self.unmatchedPairs = 0
         self.graphFingerprint = graph.fingerprint
+    }
+
+    /// Whether `use` is a minor way for the matcher: its class is in `classes` and nothing raised its preference above
+    /// the class's own — a path or footway designated for bicycles (or in a cycle network) is a cycleway in all but
+    /// its `highway` tag, and must not cost more than the road beside it.
+    static func isMinor(_ use: BikeWayUse, classes: Set<String>, profile: BikeProfile) -> Bool {
+        guard classes.contains(use.wayClass) else { return false }
+        return use.preference <= (profile.classPreferences[use.wayClass] ?? 1) + 1e-9
     }
 }
