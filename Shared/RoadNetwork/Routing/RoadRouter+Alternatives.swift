@@ -137,21 +137,26 @@ extension RoadRouter {
         var suffixVertices = [via]
         for arc in suffix { suffixVertices.append(SearchTree.otherEnd(graph, arc: arc, from: suffixVertices.last!)) }
         var seen = Set<Int>(minimumCapacity: prefixVertices.count + suffixVertices.count)
-        for vertex in prefixVertices + suffixVertices.dropFirst() where !seen.insert(vertex).inserted { return nil }
+        for vertex in prefixVertices where !seen.insert(vertex).inserted { return nil }
+        for vertex in suffixVertices.dropFirst() where !seen.insert(vertex).inserted { return nil }
+        // Each arc's piece once: the plateau reads their weights (prefix arcs are pieces 0..<prefix.count).
+        var arcs: [RoutePiece] = []
+        arcs.reserveCapacity(prefix.count + suffix.count)
+        for arc in prefix { arcs.append(RoutePiece(graph: graph, weights: weights, arc: arc)) }
+        for arc in suffix { arcs.append(RoutePiece(graph: graph, weights: weights, arc: arc)) }
         var plateau = 0.0, plateauVertices = [via]
         for (index, arc) in prefix.reversed().enumerated() {
             let from = prefixVertices[index + 1]
             guard backward.isSettled(from), backward.parent(from) == arc else { break }
-            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateau += arcs[prefix.count - 1 - index].weight
             plateauVertices.append(from)
         }
         for (index, arc) in suffix.enumerated() {
             let to = suffixVertices[index + 1]
             guard forward.isSettled(to), forward.parent(to) == arc else { break }
-            plateau += RoutePiece(graph: graph, weights: weights, arc: arc).weight
+            plateau += arcs[prefix.count + index].weight
             plateauVertices.append(to)
         }
-        let arcs = (prefix + suffix).map { RoutePiece(graph: graph, weights: weights, arc: $0) }
         let pieces = [origin.piece].compactMap { $0 } + arcs + [target.piece].compactMap { $0 }
         return Candidate(pieces: pieces, weight: pieces.reduce(0) { $0 + $1.weight }, plateau: plateau, plateauVertices: plateauVertices,
                          vertices: prefixVertices.reversed() + suffixVertices.dropFirst(), arcWeights: arcs.map(\.weight),

@@ -61,8 +61,12 @@ extension RoadRouter {
     /// The pieces of the route through the forward tree from an origin seed to `vertex`, then `target`'s piece.
     func pieces(forward tree: SearchTree, via vertex: Int, target: Seed, ends: LegEnds, weights: RoadWeights) -> [RoutePiece] {
         let (arcs, seed) = tree.arcs(graph, to: vertex, backwards: false)
-        let start = ends.origins.first { $0.vertex == seed }?.piece
-        return [start].compactMap { $0 } + arcs.map { RoutePiece(graph: graph, weights: weights, arc: $0) } + [target.piece].compactMap { $0 }
+        var pieces: [RoutePiece] = []
+        pieces.reserveCapacity(arcs.count + 2)
+        if let start = ends.origins.first(where: { $0.vertex == seed })?.piece { pieces.append(start) }
+        for arc in arcs { pieces.append(RoutePiece(graph: graph, weights: weights, arc: arc)) }  // no closure: it copied the graph
+        if let end = target.piece { pieces.append(end) }
+        return pieces
     }
 
     /// A lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight): the A* potential of a
