@@ -101,6 +101,8 @@ public struct MapMatcher: Sendable {
     public let rules: MapMatchRules
     /// Metres × the way-preference factor, per edge and direction.
     let costs: RoadWeights
+    /// The plane of the transition searches' A* bound.
+    let plane: MatchPlane
 
     /// A matcher on `router`'s graph with `rules` (Meili's defaults by default).
     public init(router: RoadRouter, rules: MapMatchRules = MapMatchRules()) {
@@ -108,6 +110,7 @@ public struct MapMatcher: Sendable {
         self.rules = rules
         costs = RoadWeights(matchingCostsOf: router.graph, exponent: rules.preferenceExponent,
                             minorFactor: rules.minorWayFactor, minorClasses: rules.minorWayClasses)
+        plane = MatchPlane(graph: router.graph)
     }
 
     /// The ride `observations` (in time order) put on the network; any input is answered — invalid fixes (NaN, off
@@ -115,7 +118,7 @@ public struct MapMatcher: Sendable {
     public func match(_ observations: [MatchObservation]) -> MapMatchResult {
         let lattice = MatchLattice(observations, index: router.snapIndex, rules: rules)
         return router.trees.withTree { tree in
-            let transitions = MatchTransitions(graph: router.graph, costs: costs, rules: rules, tree: tree)
+            let transitions = MatchTransitions(graph: router.graph, costs: costs, rules: rules, tree: tree, plane: plane)
             let path = MatchViterbi(lattice: lattice, fixes: observations, transitions: transitions).run()
             return MatchAssembly(lattice: lattice, fixes: observations, transitions: transitions).result(path)
         }

@@ -12,6 +12,8 @@ struct MatchTransitions {
     let costs: RoadWeights
     let rules: MapMatchRules
     let tree: SearchTree
+    /// The plane the searches' A* bound is measured in.
+    let plane: MatchPlane
 
     /// A route found between two states: its length in metres, its cost in metres (length + preference extra), and
     /// its first and last arcs (-1 when it has none: the two states' vertices are one).
@@ -90,11 +92,16 @@ struct MatchTransitions {
     }
 
     /// The cheapest routes from `vertex` to each of `targets` (`nil` where none is found within the bound).
+    ///
+    /// A* towards the circle round the targets (``MatchPlane``): a consistent bound, so every target found has its
+    /// exact cost, as Dijkstra would give it — but a target the bound cannot reach no longer makes the search settle
+    /// the whole disc of the cost bound round `vertex`, only the ellipse from it to the targets.
     func routes(from vertex: Int, to targets: [Int], bound: Double) -> [Route?] {
         tree.reset()
         var remaining = targets.count
         let costBound = bound * Self.boundSlack
-        tree.grow(graph, costs, backwards: false, seeds: [(vertex, 0)], stop: { $0 > costBound || remaining == 0 },
+        let potential = plane.potential(towards: targets, graph)
+        tree.grow(graph, costs, backwards: false, seeds: [(vertex, 0)], potential: potential, stop: { $0 > costBound || remaining == 0 },
                   settle: { settled, _ in if targets.contains(settled) { remaining -= 1 } })
         return targets.map { target in
             let cost = tree.distance(target)
@@ -154,5 +161,42 @@ extension RoadWeights {
     static func isMinor(_ use: BikeWayUse, classes: Set<String>, profile: BikeProfile) -> Bool {
         guard classes.contains(use.wayClass) else { return false }
         return use.preference <= (profile.classPreferences[use.wayClass] ?? 1) + 1e-9
+    }
+}
+
+/// A local plane over the graph's extract for the matcher's A* bound: x and y in metres, east–west scaled by the cosine
+/// of the extract's highest latitude (so a plane distance never exceeds the great-circle distance) and both shrunk by
+/// ½ % for the sphere's curvature. Costs are at least edge lengths, which are at least great-circle distances, so the
+/// plane distance to the targets' circle is a consistent bound. Unused (zero) for an extract wider than 90° of
+/// longitude (one crossing the antimeridian), where the plane would overestimate.
+struct MatchPlane: Sendable {
+    let xScale: Double
+    let yScale: Double
+    let usable: Bool
+
+    init(graph: RoadGraph) {
+        let radius = 6_371_008.8 * 0.995 * Double.pi / 180
+        let highest = min(graph.vertexLatitudes.lazy.map(abs).max() ?? 0, 89.9)
+        let span = (graph.vertexLongitudes.max() ?? 0) - (graph.vertexLongitudes.min() ?? 0)
+        xScale = radius * cos(highest * .pi / 180)
+        yScale = radius
+        usable = span <= 90 && graph.vertexLatitudes.allSatisfy(\.isFinite)
+    }
+
+    /// The A* potential of a search towards `targets`: the plane distance to the circle holding them all.
+    func potential(towards targets: [Int], _ graph: RoadGraph) -> (Int) -> Double {
+        guard usable, !targets.isEmpty else { return { _ in 0 } }
+        let xs = graph.vertexLongitudes, ys = graph.vertexLatitudes
+        var cx = 0.0, cy = 0.0
+        for t in targets { cx += xs[t]; cy += ys[t] }
+        cx = cx / Double(targets.count) * xScale
+        cy = cy / Double(targets.count) * yScale
+        var reach = 0.0
+        for t in targets { reach = max(reach, ((xs[t] * xScale - cx) * (xs[t] * xScale - cx) + (ys[t] * yScale - cy) * (ys[t] * yScale - cy)).squareRoot()) }
+        let (xScale, yScale) = (xScale, yScale)
+        return { v in
+            let dx = xs[v] * xScale - cx, dy = ys[v] * yScale - cy
+            return max(0, (dx * dx + dy * dy).squareRoot() - reach)
+        }
     }
 }
