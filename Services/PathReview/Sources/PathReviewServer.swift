@@ -6,6 +6,7 @@ import Messaging
 import NIOCore
 import RoadNetwork
 import ServiceKit
+import ServiceLifecycle
 
 /// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`) and
 /// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model) and their review
@@ -23,6 +24,11 @@ public struct PathReviewServer: Sendable {
     public let draftList: any ProjectionRunning
     /// The `review_queue` read model, likewise.
     public let reviewQueue: any ProjectionRunning
+    /// Drafts from rides (`RideSubmittedAsPathDraft`), on the service's network.
+    public let rides: RideDrafts
+    /// The `waypoint.trips` consumer (rides sent as drafts); `nil` on the embedded transport when no record-trip URL
+    /// (`WAYPOINT_RECORD_TRIP_URL`) is configured.
+    public let rideSubmissions: (any ConsumerService)?
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -38,8 +44,13 @@ public struct PathReviewServer: Sendable {
         try await reviewQueue.prepare()
         let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
                                 claimDuration: configuration.claimDuration, now: now)
+        let rides = RideDrafts(drafts: drafts, resolver: RideDraftResolver(roads: roads), logger: logger)
+        let recordTripURL = configuration.endpoints.baseURL(of: "record-trip")
+        let rideSubmissions = storage.settings.kafkaBrokers == nil && recordTripURL == nil ? nil
+            : try storage.consuming(.trips, producerURL: recordTripURL, internalToken: configuration.service.internalToken,
+                                    sqlite: SQLiteRideSubmissionsHandler(), postgres: PostgresRideSubmissionsHandler(), logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
-                                draftList: draftList, reviewQueue: reviewQueue)
+                                draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -50,13 +61,17 @@ public struct PathReviewServer: Sendable {
         let readiness = Readiness()
         readiness.register(draftList)
         readiness.register(reviewQueue)
+        let rideWorkers: [any Service] = rideSubmissions.map {
+            readiness.register($0)
+            return [$0, RideDraftWorker(rides: rides, store: RideSubmissionStores.open(self.storage), logger: logger)]
+        } ?? []
         let streets = StreetRoutes(catalog: roads.streets)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue],
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue] + rideWorkers,
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)
