@@ -34,9 +34,9 @@ private let start = Date(timeIntervalSince1970: 1_790_000_000)
 
 @Suite("path-review upkeep: obstacle clustering, confidence and fading")
 struct ObstacleClusteringTests {
-    /// Synthetic ground truth: 60 true obstacles at least 200 m apart (a grid, types drawn at random; every third place
-    /// holds a second obstacle of another type at the same spot), each seen 1–8 times within 6 m of its place (so any
-    /// two sightings of one obstacle are ≤ 12 m apart, inside the 15 m radius), all sightings shuffled.
+    /// Synthetic ground truth: 40 places at least 200 m apart (a grid, types drawn at random; every third place holds a
+    /// second obstacle of another type at the same spot: 54 true obstacles), each seen 1–8 times within 6 m of its place
+    /// (so any two sightings of one obstacle are ≤ 12 m apart, inside the 15 m radius), all sightings shuffled.
     @Test("synthetic sightings with known clusters: every true obstacle is exactly one obstacle")
     func knownClusters() {
         var random = UpkeepSplitMix(state: 20)
