@@ -11,6 +11,7 @@ import ServiceKit
 /// |---|---|---|
 /// | `EXTRACTS` | the reference data's `krems.osm.gz` | comma-separated OSM extracts (`.osm`, `.osm.gz`, `.osm.pbf`) of the road network streets come from |
 /// | `CLAIM_MINUTES` | `30` | how long a moderator's claim on a review-queue item lasts (1–1440) |
+/// | `PATH_OBSTACLE_FADE_DAYS` | `30` | days an approved path's obstacle may go unconfirmed before it fades (1–3650; read as `WAYPOINT_PATH_OBSTACLE_FADE_DAYS`) |
 ///
 /// The road network's compiled cache lives in `<data dir>/path-review-roads/`.
 public struct PathReviewConfiguration: Sendable {
@@ -24,6 +25,8 @@ public struct PathReviewConfiguration: Sendable {
     public var extracts: [String]
     /// How long a moderator's claim on a review-queue item lasts.
     public var claimDuration: Duration
+    /// Days an obstacle of an approved path may go unconfirmed before it fades (``ObstacleConfidence``).
+    public var obstacleFadeDays: Int = 30
 
     /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
@@ -48,5 +51,13 @@ public struct PathReviewConfiguration: Sendable {
             endpoints: try ServiceEndpoints.fromEnvironment(serviceName: serviceName, environment: environment),
             extracts: try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment),
             claimDuration: .seconds(60 * (try reader.integer("CLAIM_MINUTES", default: 30, in: 1...1_440))))
+            .withObstacleFadeDays(try reader.integer("PATH_OBSTACLE_FADE_DAYS", default: 30, in: 1...3_650))
+    }
+
+    /// This configuration with `days` as ``obstacleFadeDays``.
+    public func withObstacleFadeDays(_ days: Int) -> PathReviewConfiguration {
+        var copy = self
+        copy.obstacleFadeDays = days
+        return copy
     }
 }
