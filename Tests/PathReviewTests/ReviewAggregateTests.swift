@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 @testable import PathReview
 import Testing
@@ -70,5 +71,30 @@ struct ReviewAggregateTests {
         #expect(rejected.currentStage == .rejected)
         #expect(throws: ReviewError.notPublishable(.rejected)) { try Self.run(.submit(author: Self.author, at: Self.t0), rejected) }
         #expect(throws: ReviewError.notEditable(.rejected)) { try Self.run(.delete(author: Self.author, at: Self.t0), rejected) }
+    }
+
+    @Test("an approval publishes the draft's obstacles as first sightings on the path's segments, naming nobody")
+    func approvalCarriesObstacles() throws {
+        let held = try Self.run(.claim(moderator: Self.first, at: Self.t0, duration: Self.claim), try Self.published())
+        let events = try PathDraftAggregate.decide(.decide(moderator: Self.first, outcome: .approve, note: nil, at: Self.t0), held)
+        let confirmed = events.compactMap { event -> PathObstacleConfirmed? in if case .obstacleConfirmed(let e) = event { e } else { nil } }
+        #expect(events.count == 3 && confirmed.count == 1)
+        let obstacle = try #require(confirmed.first)
+        #expect(obstacle.pathId == PathDraftAggregateTests.draft && obstacle.osmNodes == [1, 2] && obstacle.type == "pothole")
+        #expect(obstacle.sightings == 1 && obstacle.confidence == ObstacleConfidence.starting && obstacle.confirmedAt == Self.t0)
+        #expect(PathReviewEvents.publishedTypes.contains(PathObstacleConfirmed.eventType))
+        // Applying them changes nothing of the review's state.
+        #expect(events.reduce(held, PathDraftAggregate.apply).currentStage == .approved)
+    }
+
+    @Test("an obstacle's segment is the route's pair of nodes around its offset (measured independently: a 3-node line)")
+    func obstacleSegment() throws {
+        // Three points 0.01° of longitude apart at 48.41° N: each segment ~739.6 m (cos 48.41° × 111.195 km × 0.01).
+        let route = DraftRoute(nodeIDs: [10, 20, 30], coordinates: [[48.41, 15.60], [48.41, 15.61], [48.41, 15.62]], lengthMetres: 1_479)
+        #expect(PathDraftAggregate.segment(at: 0, of: route) == [10, 20])
+        #expect(PathDraftAggregate.segment(at: 700, of: route) == [10, 20])
+        #expect(PathDraftAggregate.segment(at: 780, of: route) == [20, 30])
+        #expect(PathDraftAggregate.segment(at: 5_000, of: route) == [20, 30])
+        #expect(PathDraftAggregate.segment(at: 10, of: DraftRoute(nodeIDs: [1], coordinates: [[48, 15]], lengthMetres: 0)) == [])
     }
 }

@@ -45,7 +45,8 @@ struct ReviewRoutesTests {
             #expect(approved.status == 200 && approved.json["stage"] as? String == "approved", "\(approved.status) \(approved.json)")
             let feed = try await client.sendJSON(.get, "/v1/internal/events?after=0&limit=1000", token: "internal-token-for-path-review-tests")
             let published = (feed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["eventType"] as? String }
-            #expect(feed.status == 200 && published == ["PathApproved"], "only the approval leaves the service: \(published)")
+            #expect(feed.status == 200 && published.first == "PathApproved" && Set(published.dropFirst()).isSubset(of: ["PathObstacleConfirmed"]),
+                    "only the approval and its obstacles leave the service: \(published)")
             let again = try await client.sendJSON(.post, "/v1/paths/review-queue/\(older)/decision",
                                                   json: #"{"outcome":"reject","note":"changed my mind"}"#, token: first)
             #expect(again.status == 409 && again.json["code"] as? String == "already-decided")

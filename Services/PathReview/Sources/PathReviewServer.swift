@@ -83,10 +83,13 @@ public struct PathReviewServer: Sendable {
 }
 
 /// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
-/// `Shared/Contracts/Paths` — `PathApproved` so far; status changes, obstacles and retirements join with their issue
-/// points. Drafts and review steps stay in the service's log.
+/// `Shared/Contracts/Paths` (emitted so far: `PathApproved` and the approved draft's obstacles as
+/// `PathObstacleConfirmed`; status changes, later sightings, resolutions and retirements come with issue 20 point 6). Drafts and review steps stay in the service's log.
 public enum PathReviewEvents {
-    public static let publishedTypes: Set<String> = [PathApproved.eventType]
+    public static let publishedTypes: Set<String> = [
+        PathApproved.eventType, PathStatusChanged.eventType, PathObstacleConfirmed.eventType, PathObstacleResolved.eventType,
+        PathRetired.eventType, StreetCompatibilityChanged.eventType,
+    ]
 
     /// Whether the envelope goes to `waypoint.paths`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }

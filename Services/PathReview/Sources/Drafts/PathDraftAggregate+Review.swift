@@ -1,4 +1,5 @@
 import Contracts
+import Geo
 import Foundation
 
 /// The review rules: the author publishes a draft; a moderator claims it (a claim lasts a configured time, so nothing is
@@ -24,7 +25,7 @@ extension PathDraftAggregate {
             guard let claim = s.claim, claim.moderatorId == moderator, claim.expiresAt > at else { throw ReviewError.claimRequired }
             let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))
             guard outcome == .approve, let content = s.content else { return [decided] }
-            return [decided, .pathApproved(approval(id, content, at: at))]
+            return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
         case .create, .revise, .delete:
             return try decide(command, s)
         }
@@ -36,6 +37,27 @@ extension PathDraftAggregate {
                                           surface: content.details.surface, lit: content.details.lit)
         return PathApproved(pathId: id, name: content.name, osmNodes: content.route.nodeIDs, geometry: content.route.coordinates.map { [$0[1], $0[0]] },
                             lengthM: content.route.lengthMetres, condition: content.condition.rawValue, details: details, approvedAt: at)
+    }
+
+    /// A draft obstacle as the approved path's first sighting of it: a fresh id, the starting confidence, and the
+    /// route's segment it lies on (`[from, to]` OSM nodes; empty when the route's nodes and points do not pair up).
+    static func confirmation(of obstacle: DraftObstacle, on pathId: UUID, _ route: DraftRoute, at: Date) -> PathObstacleConfirmed {
+        PathObstacleConfirmed(obstacleId: UUID.v4(), pathId: pathId, osmNodes: segment(at: obstacle.offsetMetres, of: route),
+                              latitude: obstacle.latitude, longitude: obstacle.longitude, type: obstacle.type.rawValue,
+                              confidence: ObstacleConfidence.starting, sightings: 1, confirmedAt: at)
+    }
+
+    /// The directed node pair of the route's segment `offset` metres along it (the last one past its end).
+    static func segment(at offset: Double, of route: DraftRoute) -> [Int64] {
+        let nodes = route.nodeIDs, points = route.coordinates
+        guard nodes.count >= 2, nodes.count == points.count, points.allSatisfy({ $0.count == 2 }) else { return [] }
+        var along = 0.0
+        for index in 0..<(nodes.count - 1) {
+            if let a = try? Coordinate(latitude: points[index][0], longitude: points[index][1]),
+               let b = try? Coordinate(latitude: points[index + 1][0], longitude: points[index + 1][1]) { along += a.distance(to: b) }
+            if offset <= along { return [nodes[index], nodes[index + 1]] }
+        }
+        return [nodes[nodes.count - 2], nodes[nodes.count - 1]]
     }
 
     /// The draft's id when `moderator` may act on it in the queue.
@@ -63,7 +85,7 @@ extension PathDraftAggregate {
             case .reject: s.stage = .rejected
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
-        case .created, .revised, .deleted, .pathApproved: break
+        case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed: break
         }
         return s
     }

@@ -40,6 +40,8 @@ public enum PathDraftEvent: Sendable, Hashable {
     case decided(PathReviewDecided)
     /// Published on `waypoint.paths` with an approval (``PathReviewEvents``).
     case pathApproved(PathApproved)
+    /// Published on `waypoint.paths`: an obstacle of the approved path (the draft's own at approval, ``PathDraftAggregate/decideReview(_:_:)``).
+    case obstacleConfirmed(PathObstacleConfirmed)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -74,6 +76,7 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathReviewClaimed.self, PathDraftEvent.claimed)
         .registering(PathReviewDecided.self, PathDraftEvent.decided)
         .registering(PathApproved.self, PathDraftEvent.pathApproved)
+        .registering(PathObstacleConfirmed.self, PathDraftEvent.obstacleConfirmed)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -87,6 +90,7 @@ public enum PathDraftAggregate: Aggregate {
         case .claimed(let e): e
         case .decided(let e): e
         case .pathApproved(let e): e
+        case .obstacleConfirmed(let e): e
         }
     }
 
@@ -99,7 +103,7 @@ public enum PathDraftAggregate: Aggregate {
             (s.content, s.updatedAt) = (e.content, e.revisedAt)
         case .deleted(let e):
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
-        case .submitted, .claimed, .decided, .pathApproved:
+        case .submitted, .claimed, .decided, .pathApproved, .obstacleConfirmed:
             s = applyReview(s, event)
         }
         return s

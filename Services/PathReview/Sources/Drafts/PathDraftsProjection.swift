@@ -40,6 +40,8 @@ enum PathDraftRowFold {
             return row
         case .deleted:
             return nil
+        case .obstacleConfirmed:
+            return existing
         case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
             row.version = version
@@ -64,6 +66,7 @@ enum PathDraftRowFold {
         case .claimed(let e): e.draftId
         case .decided(let e): e.draftId
         case .pathApproved(let e): e.pathId
+        case .obstacleConfirmed(let e): e.pathId
         }
     }
 
