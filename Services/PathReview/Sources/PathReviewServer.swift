@@ -23,6 +23,10 @@ public struct PathReviewServer: Sendable {
     public let draftList: any ProjectionRunning
     /// The `review_queue` read model, likewise.
     public let reviewQueue: any ProjectionRunning
+    /// The `approved_paths` read model (the approved network), likewise.
+    public let approvedNetwork: any ProjectionRunning
+    /// Reads of the approved network for upkeep (ride sightings, fading).
+    public let networkLookup: any ApprovedNetworkLookup
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -36,10 +40,14 @@ public struct PathReviewServer: Sendable {
         let reviewQueue = storage.projection(sqlite: SQLiteReviewQueueProjection(), postgres: PostgresReviewQueueProjection(), logger: logger)
         try await draftList.prepare()
         try await reviewQueue.prepare()
+        let approvedNetwork = storage.projection(sqlite: SQLiteApprovedNetworkProjection(), postgres: PostgresApprovedNetworkProjection(), logger: logger)
+        try await approvedNetwork.prepare()
+        let networkLookup: any ApprovedNetworkLookup = storage.backend(sqlite: { SQLiteApprovedNetworkStore(database: $0) },
+                                                                       postgres: { PostgresApprovedNetworkStore(database: $0) })
         let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
                                 claimDuration: configuration.claimDuration, now: now)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
-                                draftList: draftList, reviewQueue: reviewQueue)
+                                draftList: draftList, reviewQueue: reviewQueue, approvedNetwork: approvedNetwork, networkLookup: networkLookup)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -50,13 +58,14 @@ public struct PathReviewServer: Sendable {
         let readiness = Readiness()
         readiness.register(draftList)
         readiness.register(reviewQueue)
+        readiness.register(approvedNetwork)
         let streets = StreetRoutes(catalog: roads.streets)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue],
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue, approvedNetwork],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)
