@@ -1,6 +1,7 @@
 import Contracts
 import EventSourcing
 import Foundation
+import HummingbirdTesting
 import ServiceTesting
 import Testing
 @testable import PathReview
@@ -82,6 +83,36 @@ struct ApprovedNetworkLookupTests {
             #expect(try await lookup.obstacles(lastConfirmedBefore: Self.t0 + 100, limit: 10) == live, "rebuild = live")
             #expect(try await lookup.paths(onSegment: 2, 3) == sorted([a, c]))
             #expect(try await lookup.paths(nearLatitude: lat, longitude: lng, radiusMetres: 1_000, limit: 10) == [a])
+        }
+    }
+}
+
+/// `GET /v1/paths/{id}` over HTTP on both backends.
+@Suite("Approved path over HTTP")
+struct ApprovedPathRoutesTests {
+    @Test("an approved path is a GeoJSON Feature with its condition and open obstacles, no token needed; unknown, malformed and retired ids are 404",
+          arguments: TestBackend.enabled)
+    func show(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { client, server in
+            let (path, obstacle) = (UUID(), UUID())
+            try await ApprovedNetworkLookupTests.approve(path, nodes: [1, 2], [[15.60, 48.41], [15.61, 48.41]], server)
+            try await ApprovedNetworkLookupTests.confirm(obstacle, on: path, at: 5, server)
+            try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: path, condition: "medium", source: .moderator,
+                                                                          changedAt: ApprovedNetworkLookupTests.t0 + 6), path: path, server)
+            try await server.approvedNetwork.catchUp()
+            let shown = try await client.sendJSON(.get, "/v1/paths/\(path)")
+            #expect(shown.status == 200, "\(shown.json)")
+            #expect(shown.json["type"] as? String == "Feature" && (shown.json["id"] as? String)?.lowercased() == path.uuidString.lowercased())
+            #expect((shown.json["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] == [[15.60, 48.41], [15.61, 48.41]])
+            let properties = shown.json["properties"] as? [String: Any] ?? [:]
+            #expect(properties["condition"] as? String == "medium" && properties["obstacleCount"] as? Int == 1)
+            #expect(((properties["obstacles"] as? [[String: Any]])?.first?["sightings"]) as? Int == 1)
+            #expect((shown.json["attribution"] as? String)?.contains("OpenStreetMap") == true)
+            #expect(try await client.sendJSON(.get, "/v1/paths/\(UUID())").status == 404)
+            #expect(try await client.sendJSON(.get, "/v1/paths/not-a-uuid").json["code"] as? String == "unknown-path")
+            try await ApprovedNetworkLookupTests.append(PathRetired(pathId: path, retiredAt: ApprovedNetworkLookupTests.t0 + 9), path: path, server)
+            try await server.approvedNetwork.catchUp()
+            #expect(try await client.sendJSON(.get, "/v1/paths/\(path)").status == 404, "retired")
         }
     }
 }

@@ -27,6 +27,8 @@ public struct PathReviewServer: Sendable {
     public let approvedNetwork: any ProjectionRunning
     /// Reads of the approved network for upkeep (ride sightings, fading).
     public let networkLookup: any ApprovedNetworkLookup
+    /// Reads of single approved paths (`GET /v1/paths/{id}`).
+    public let networkReads: any ApprovedNetworkReads
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -42,12 +44,14 @@ public struct PathReviewServer: Sendable {
         try await reviewQueue.prepare()
         let approvedNetwork = storage.projection(sqlite: SQLiteApprovedNetworkProjection(), postgres: PostgresApprovedNetworkProjection(), logger: logger)
         try await approvedNetwork.prepare()
-        let networkLookup: any ApprovedNetworkLookup = storage.backend(sqlite: { SQLiteApprovedNetworkStore(database: $0) },
-                                                                       postgres: { PostgresApprovedNetworkStore(database: $0) })
+        let networkStore: any ApprovedNetworkLookup & ApprovedNetworkReads = storage.backend(
+            sqlite: { SQLiteApprovedNetworkStore(database: $0) }, postgres: { PostgresApprovedNetworkStore(database: $0) })
+        let networkLookup: any ApprovedNetworkLookup = networkStore
         let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
                                 claimDuration: configuration.claimDuration, now: now)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
-                                draftList: draftList, reviewQueue: reviewQueue, approvedNetwork: approvedNetwork, networkLookup: networkLookup)
+                                draftList: draftList, reviewQueue: reviewQueue, approvedNetwork: approvedNetwork, networkLookup: networkLookup,
+                                networkReads: networkStore)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -71,6 +75,7 @@ public struct PathReviewServer: Sendable {
             streets.addRoutes(to: router)
             draftRoutes.addRoutes(to: router)
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
+            ApprovedPathRoutes(reads: networkReads).addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }
     }
