@@ -29,6 +29,12 @@ public struct PathReviewServer: Sendable {
     /// The `waypoint.trips` consumer (rides sent as drafts); `nil` on the embedded transport when no record-trip URL
     /// (`WAYPOINT_RECORD_TRIP_URL`) is configured.
     public let rideSubmissions: (any ConsumerService)?
+    /// The `approved_paths` read model (the approved network), likewise.
+    public let approvedNetwork: any ProjectionRunning
+    /// Reads of the approved network for upkeep (ride sightings, fading).
+    public let networkLookup: any ApprovedNetworkLookup
+    /// Reads of single approved paths (`GET /v1/paths/{id}`).
+    public let networkReads: any ApprovedNetworkReads
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -42,6 +48,11 @@ public struct PathReviewServer: Sendable {
         let reviewQueue = storage.projection(sqlite: SQLiteReviewQueueProjection(), postgres: PostgresReviewQueueProjection(), logger: logger)
         try await draftList.prepare()
         try await reviewQueue.prepare()
+        let approvedNetwork = storage.projection(sqlite: SQLiteApprovedNetworkProjection(), postgres: PostgresApprovedNetworkProjection(), logger: logger)
+        try await approvedNetwork.prepare()
+        let networkStore: any ApprovedNetworkLookup & ApprovedNetworkReads = storage.backend(
+            sqlite: { SQLiteApprovedNetworkStore(database: $0) }, postgres: { PostgresApprovedNetworkStore(database: $0) })
+        let networkLookup: any ApprovedNetworkLookup = networkStore
         let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
                                 claimDuration: configuration.claimDuration, now: now)
         let rides = RideDrafts(drafts: drafts, resolver: RideDraftResolver(roads: roads), logger: logger)
@@ -50,7 +61,8 @@ public struct PathReviewServer: Sendable {
             : try storage.consuming(.trips, producerURL: recordTripURL, internalToken: configuration.service.internalToken,
                                     sqlite: SQLiteRideSubmissionsHandler(), postgres: PostgresRideSubmissionsHandler(), logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
-                                draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions)
+                                draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
+                                approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -65,18 +77,21 @@ public struct PathReviewServer: Sendable {
             readiness.register($0)
             return [$0, RideDraftWorker(rides: rides, store: RideSubmissionStores.open(self.storage), logger: logger)]
         } ?? []
+        readiness.register(approvedNetwork)
         let streets = StreetRoutes(catalog: roads.streets)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger) + [draftList, reviewQueue] + rideWorkers,
+            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger)
+                + [draftList, reviewQueue, approvedNetwork] + rideWorkers,
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)
             draftRoutes.addRoutes(to: router)
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
+            ApprovedPathRoutes(reads: networkReads).addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }
     }

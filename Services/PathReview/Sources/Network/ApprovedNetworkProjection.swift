@@ -1,0 +1,202 @@
+import Contracts
+import EventSourcing
+import Foundation
+import GRDB
+import PostgresNIO
+
+/// An event of path-review's own log that changes the approved network: the approval and the fixed upkeep events.
+public enum ApprovedNetworkEvent: Sendable {
+    case approved(PathApproved)
+    case statusChanged(PathStatusChanged)
+    case obstacleConfirmed(PathObstacleConfirmed)
+    case obstacleResolved(PathObstacleResolved)
+    case retired(PathRetired)
+
+    /// The event in `envelope`, or `nil` for a type the `approved_paths` read model does not fold. The upkeep events
+    /// are read by type name here rather than through an ``EventTypeMap`` so that this read model does not declare their
+    /// `EventPayload` conformance (the upkeep half, which appends them, owns it).
+    public static func decode(_ envelope: EventEnvelope) throws -> ApprovedNetworkEvent? {
+        switch envelope.eventType {
+        case PathApproved.eventType: .approved(try read(PathApproved.self, envelope))
+        case PathStatusChanged.eventType: .statusChanged(try read(PathStatusChanged.self, envelope))
+        case PathObstacleConfirmed.eventType: .obstacleConfirmed(try read(PathObstacleConfirmed.self, envelope))
+        case PathObstacleResolved.eventType: .obstacleResolved(try read(PathObstacleResolved.self, envelope))
+        case PathRetired.eventType: .retired(try read(PathRetired.self, envelope))
+        default: nil
+        }
+    }
+
+    private static func read<T: IntegrationEvent>(_ type: T.Type, _ envelope: EventEnvelope) throws -> T {
+        guard envelope.schemaVersion == T.schemaVersion else {
+            throw EventDecodingError.unsupportedSchemaVersion(eventType: envelope.eventType, found: envelope.schemaVersion, expected: T.schemaVersion)
+        }
+        do { return try EventJSON.decode(T.self, from: envelope.payload) } catch {
+            throw EventDecodingError.undecodablePayload(eventType: envelope.eventType, position: envelope.position, reason: "\(error)")
+        }
+    }
+}
+
+/// Shared pieces of both backends' fold: the box of a geometry and the node pairs of a path (smaller id first).
+enum ApprovedNetworkFold {
+    /// `(west, south, east, north)` of `[lng, lat]` pairs.
+    static func box(_ geometry: [[Double]]) -> (west: Double, south: Double, east: Double, north: Double) {
+        let lngs = geometry.compactMap(\.first), lats = geometry.compactMap { $0.count > 1 ? $0[1] : nil }
+        return (lngs.min() ?? 0, lats.min() ?? 0, lngs.max() ?? 0, lats.max() ?? 0)
+    }
+
+    /// Each consecutive node pair once, ordered `(min, max)` so either travel direction matches.
+    static func segments(_ nodes: [Int64]) -> Set<[Int64]> {
+        Set(zip(nodes, nodes.dropFirst()).map { [min($0, $1), max($0, $1)] })
+    }
+
+    /// The geometry as PostGIS WKT (`LINESTRING(lng lat, …)`); a one-point path repeats its point.
+    static func wkt(_ geometry: [[Double]]) -> String {
+        let points = geometry.count == 1 ? geometry + geometry : geometry
+        return "LINESTRING(" + points.map { "\($0[0]) \($0[1])" }.joined(separator: ", ") + ")"
+    }
+
+    static func text<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try EventJSON.encode(value), as: UTF8.self)
+    }
+}
+
+/// The `approved_paths` read model on SQLite: approved paths (retired ones leave it), an R*Tree of their boxes, their
+/// node pairs, and their open obstacles.
+public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
+    public let name = "approved_paths"
+    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles"]
+    public var schemaVersion: Int { 1 }
+
+    /// Creates it.
+    public init() {}
+
+    public func createTables(_ db: Database, _ t: ProjectionTables) throws {
+        try db.execute(sql: """
+            CREATE TABLE \(t("approved_paths")) (box_id INTEGER PRIMARY KEY, path_id TEXT NOT NULL UNIQUE, condition TEXT NOT NULL,
+                approved TEXT NOT NULL);
+            CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north);
+            CREATE TABLE \(t("approved_path_segments")) (a INTEGER NOT NULL, b INTEGER NOT NULL, path_id TEXT NOT NULL,
+                PRIMARY KEY (a, b, path_id));
+            CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id);
+            CREATE TABLE \(t("approved_path_obstacles")) (obstacle_id TEXT PRIMARY KEY, path_id TEXT NOT NULL,
+                last_confirmed_us INTEGER NOT NULL, obstacle TEXT NOT NULL);
+            CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id);
+            CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id);
+            """)
+    }
+
+    public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
+        guard let decoded = try ApprovedNetworkEvent.decode(event) else { return }
+        switch decoded {
+        case .approved(let e): try approve(e, db, t)
+        case .statusChanged(let e):
+            try db.execute(sql: "UPDATE \(t("approved_paths")) SET condition = ? WHERE path_id = ?", arguments: [e.condition, Self.id(e.pathId)])
+        case .obstacleConfirmed(let e):
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM \(t("approved_paths")) WHERE path_id = ?", arguments: [Self.id(e.pathId)]) != nil
+            else { return }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO \(t("approved_path_obstacles")) (obstacle_id, path_id, last_confirmed_us, obstacle) VALUES (?, ?, ?, ?)
+                """, arguments: [Self.id(e.obstacleId), Self.id(e.pathId), e.confirmedAt.microsecondsSince1970, try ApprovedNetworkFold.text(e)])
+        case .obstacleResolved(let e):
+            try db.execute(sql: "DELETE FROM \(t("approved_path_obstacles")) WHERE obstacle_id = ?", arguments: [Self.id(e.obstacleId)])
+        case .retired(let e): try remove(Self.id(e.pathId), db, t)
+        }
+    }
+
+    static func id(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    private func approve(_ e: PathApproved, _ db: Database, _ t: ProjectionTables) throws {
+        let id = Self.id(e.pathId)
+        try remove(id, db, t)
+        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (path_id, condition, approved) VALUES (?, ?, ?)",
+                       arguments: [id, e.condition, try ApprovedNetworkFold.text(e)])
+        let box = ApprovedNetworkFold.box(e.geometry)
+        try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [db.lastInsertedRowID, box.west, box.east, box.south, box.north])
+        for pair in ApprovedNetworkFold.segments(e.osmNodes) {
+            try db.execute(sql: "INSERT INTO \(t("approved_path_segments")) (a, b, path_id) VALUES (?, ?, ?)", arguments: [pair[0], pair[1], id])
+        }
+    }
+
+    private func remove(_ id: String, _ db: Database, _ t: ProjectionTables) throws {
+        if let boxId = try Int64.fetchOne(db, sql: "SELECT box_id FROM \(t("approved_paths")) WHERE path_id = ?", arguments: [id]) {
+            try db.execute(sql: "DELETE FROM \(t("approved_path_boxes")) WHERE box_id = ?", arguments: [boxId])
+        }
+        for table in ["approved_paths", "approved_path_segments", "approved_path_obstacles"] {
+            try db.execute(sql: "DELETE FROM \(t(table)) WHERE path_id = ?", arguments: [id])
+        }
+    }
+}
+
+/// The `approved_paths` read model on PostgreSQL: the same tables, the geometry as PostGIS `geography(LineString)`
+/// with a GiST index.
+public struct PostgresApprovedNetworkProjection: PostgresProjection {
+    public let name = "approved_paths"
+    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles"]
+    public var schemaVersion: Int { 1 }
+
+    /// Creates it.
+    public init() {}
+
+    public func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        for statement in [
+            "CREATE EXTENSION IF NOT EXISTS postgis",
+            """
+            CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, approved text NOT NULL,
+                geog geography(LineString, 4326) NOT NULL)
+            """,
+            "CREATE INDEX \(t.index("approved_paths_geog")) ON \(t("approved_paths")) USING gist (geog)",
+            "CREATE TABLE \(t("approved_path_segments")) (a bigint NOT NULL, b bigint NOT NULL, path_id uuid NOT NULL, PRIMARY KEY (a, b, path_id))",
+            "CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id)",
+            """
+            CREATE TABLE \(t("approved_path_obstacles")) (obstacle_id uuid PRIMARY KEY, path_id uuid NOT NULL,
+                last_confirmed_us bigint NOT NULL, obstacle text NOT NULL)
+            """,
+            "CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id)",
+            "CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id)",
+        ] {
+            try await connection.query("\(unescaped: statement)", logger: connection.logger)
+        }
+    }
+
+    public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        guard let decoded = try ApprovedNetworkEvent.decode(event) else { return }
+        let paths = t("approved_paths"), obstacles = t("approved_path_obstacles")
+        switch decoded {
+        case .approved(let e): try await approve(e, connection, t)
+        case .statusChanged(let e):
+            try await connection.query("UPDATE \(unescaped: paths) SET condition = \(e.condition) WHERE path_id = \(e.pathId)",
+                                       logger: connection.logger)
+        case .obstacleConfirmed(let e):
+            let text = try ApprovedNetworkFold.text(e), at = e.confirmedAt.microsecondsSince1970
+            try await connection.query("""
+                INSERT INTO \(unescaped: obstacles) (obstacle_id, path_id, last_confirmed_us, obstacle)
+                SELECT \(e.obstacleId), \(e.pathId), \(at), \(text) WHERE EXISTS (SELECT 1 FROM \(unescaped: paths) WHERE path_id = \(e.pathId))
+                ON CONFLICT (obstacle_id) DO UPDATE SET path_id = excluded.path_id, last_confirmed_us = excluded.last_confirmed_us,
+                    obstacle = excluded.obstacle
+                """, logger: connection.logger)
+        case .obstacleResolved(let e):
+            try await connection.query("DELETE FROM \(unescaped: obstacles) WHERE obstacle_id = \(e.obstacleId)", logger: connection.logger)
+        case .retired(let e): try await remove(e.pathId, connection, t)
+        }
+    }
+
+    private func approve(_ e: PathApproved, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        try await remove(e.pathId, connection, t)
+        let text = try ApprovedNetworkFold.text(e), wkt = ApprovedNetworkFold.wkt(e.geometry)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog)
+            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)))
+            """, logger: connection.logger)
+        for pair in ApprovedNetworkFold.segments(e.osmNodes) {
+            try await connection.query("INSERT INTO \(unescaped: t("approved_path_segments")) (a, b, path_id) VALUES (\(pair[0]), \(pair[1]), \(e.pathId))",
+                                       logger: connection.logger)
+        }
+    }
+
+    private func remove(_ id: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        for table in ["approved_paths", "approved_path_segments", "approved_path_obstacles"] {
+            try await connection.query("DELETE FROM \(unescaped: t(table)) WHERE path_id = \(id)", logger: connection.logger)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Contracts
+import EventSourcing
+import Foundation
+import GRDB
+import Hummingbird
+import PostgresNIO
+import RoadNetwork
+import ServiceKit
+
+/// One approved, not retired path as the `approved_paths` read model holds it: the approval, the current condition and
+/// the open obstacles (oldest confirmation first).
+public struct ApprovedPathRecord: Sendable, Hashable {
+    public var approved: PathApproved
+    public var condition: String
+    public var obstacles: [PathObstacleConfirmed]
+}
+
+/// Reads of single paths of the `approved_paths` read model (both stores).
+public protocol ApprovedNetworkReads: Sendable {
+    /// The path, or `nil` when it is unknown or retired.
+    func path(id: UUID) async throws -> ApprovedPathRecord?
+}
+
+extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
+    public func path(id: UUID) async throws -> ApprovedPathRecord? {
+        let key = id.uuidString.lowercased()
+        let found = try await database.read { db -> (String, String, [String])? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT approved, condition FROM approved_paths WHERE path_id = ?", arguments: [key])
+            else { return nil }
+            let obstacles = try String.fetchAll(db, sql: """
+                SELECT obstacle FROM approved_path_obstacles WHERE path_id = ? ORDER BY last_confirmed_us, obstacle_id
+                """, arguments: [key])
+            return (row[0], row[1], obstacles)
+        }
+        return try found.map(ApprovedNetworkFold.record)
+    }
+}
+
+extension PostgresApprovedNetworkStore: ApprovedNetworkReads {
+    public func path(id: UUID) async throws -> ApprovedPathRecord? {
+        var found: (String, String)?
+        let path: PostgresQuery = "SELECT approved, condition FROM approved_paths WHERE path_id = \(id)"
+        for try await row in try await database.client.query(path, logger: database.logger).decode((String, String).self) { found = row }
+        guard let (approved, condition) = found else { return nil }
+        var obstacles: [String] = []
+        let open: PostgresQuery = """
+            SELECT obstacle FROM approved_path_obstacles WHERE path_id = \(id) ORDER BY last_confirmed_us, obstacle_id::text
+            """
+        for try await (text) in try await database.client.query(open, logger: database.logger).decode(String.self) { obstacles.append(text) }
+        return try ApprovedNetworkFold.record((approved, condition, obstacles))
+    }
+}
+
+extension ApprovedNetworkFold {
+    static func record(_ stored: (String, String, [String])) throws -> ApprovedPathRecord {
+        ApprovedPathRecord(approved: try EventJSON.decode(PathApproved.self, from: Data(stored.0.utf8)), condition: stored.1,
+                           obstacles: try stored.2.map { try EventJSON.decode(PathObstacleConfirmed.self, from: Data($0.utf8)) })
+    }
+}
+
+/// `GET /v1/paths/{id}`: one approved path as a GeoJSON Feature (public: no token needed).
+struct ApprovedPathRoutes: Sendable {
+    let reads: any ApprovedNetworkReads
+
+    /// Mounts the route.
+    func addRoutes(to routes: ServiceRoutes) {
+        routes.group("/v1/paths").get(":id", use: show)
+    }
+
+    /// 404 `unknown-path` for an unknown, retired or malformed id.
+    @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> ApprovedPathFeature {
+        let unknown = Problem.notFound("no such approved path", code: "unknown-path")
+        guard let id = UUID(uuidString: context.parameters.get("id") ?? ""), let record = try await reads.path(id: id) else { throw unknown }
+        return ApprovedPathFeature(record)
+    }
+}
+
+/// A GeoJSON `Feature` of one approved path: `LineString` geometry (`[lng, lat]`), status, details, open obstacles.
+struct ApprovedPathFeature: ResponseEncodable, Sendable {
+    struct Line: Encodable, Sendable { var type = "LineString"; var coordinates: [[Double]] }
+    struct Obstacle: Encodable, Sendable {
+        var id: UUID, type: String, latitude: Double, longitude: Double, confidence: Double, sightings: Int, lastConfirmedAt: Date
+    }
+    struct Properties: Encodable, Sendable {
+        var name: String, condition: String, details: PathApprovedDetails, lengthM: Double, approvedAt: Date
+        var obstacleCount: Int, obstacles: [Obstacle]
+    }
+    var type = "Feature"
+    var id: UUID
+    var geometry: Line
+    var properties: Properties
+    var attribution = MapDataAttribution.openStreetMap
+
+    init(_ record: ApprovedPathRecord) {
+        let path = record.approved
+        let obstacles = record.obstacles.map {
+            Obstacle(id: $0.obstacleId, type: $0.type, latitude: $0.latitude, longitude: $0.longitude, confidence: $0.confidence,
+                     sightings: $0.sightings, lastConfirmedAt: $0.confirmedAt)
+        }
+        id = path.pathId
+        geometry = Line(coordinates: path.geometry)
+        properties = Properties(name: path.name, condition: record.condition, details: path.details, lengthM: path.lengthM,
+                                approvedAt: path.approvedAt, obstacleCount: obstacles.count, obstacles: obstacles)
+    }
+}
