@@ -146,6 +146,8 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
                 geog geography(LineString, 4326) NOT NULL)
             """,
             "CREATE INDEX \(t.index("approved_paths_geog")) ON \(t("approved_paths")) USING gist (geog)",
+            // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar geometry), as SQLite's R*Tree.
+            "CREATE INDEX \(t.index("approved_paths_box")) ON \(t("approved_paths")) USING gist ((geog::geometry))",
             "CREATE TABLE \(t("approved_path_segments")) (a bigint NOT NULL, b bigint NOT NULL, path_id uuid NOT NULL, PRIMARY KEY (a, b, path_id))",
             "CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id)",
             """

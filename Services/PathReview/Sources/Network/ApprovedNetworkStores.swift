@@ -56,6 +56,7 @@ public struct SQLiteApprovedNetworkStore: ApprovedNetworkLookup {
 /// The exact distance from a point to a path's `[lng, lat]` geometry, in metres.
 enum ApprovedNetworkGeometry {
     static func distance(from point: Coordinate, to geometry: [[Double]]) throws -> Double {
+        guard geometry.allSatisfy({ $0.count == 2 }) else { return .infinity }
         let points = try geometry.map { try Coordinate(latitude: $0[1], longitude: $0[0]) }
         guard let first = points.first else { return .infinity }
         guard points.count > 1 else { return first.distance(to: point) }

@@ -19,6 +19,9 @@ public struct ApprovedPathRecord: Sendable, Hashable {
 public protocol ApprovedNetworkReads: Sendable {
     /// The path, or `nil` when it is unknown or retired.
     func path(id: UUID) async throws -> ApprovedPathRecord?
+    /// The paths whose bounding box meets `box` (the R*Tree's question on SQLite, `&&` on PostgreSQL), by path id, at
+    /// most `limit`.
+    func paths(in box: ApprovedNetworkBox, limit: Int) async throws -> [ApprovedPathSummary]
 }
 
 extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
@@ -58,13 +61,17 @@ extension ApprovedNetworkFold {
     }
 }
 
-/// `GET /v1/paths/{id}`: one approved path as a GeoJSON Feature (public: no token needed).
+/// `GET /v1/paths?bbox=` and `?near=` (``ApprovedPathListing``), `GET /v1/paths/{id}`: the approved network as GeoJSON
+/// (public: no token needed).
 struct ApprovedPathRoutes: Sendable {
     let reads: any ApprovedNetworkReads
+    let lookup: any ApprovedNetworkLookup
 
-    /// Mounts the route.
+    /// Mounts the routes.
     func addRoutes(to routes: ServiceRoutes) {
-        routes.group("/v1/paths").get(":id", use: show)
+        let paths = routes.group("/v1/paths")
+        paths.get(use: ApprovedPathListing(reads: reads, lookup: lookup).list)
+        paths.get(":id", use: show)
     }
 
     /// 404 `unknown-path` for an unknown, retired or malformed id.

@@ -1,0 +1,107 @@
+import Contracts
+import Foundation
+import Geo
+import Hummingbird
+import RoadNetwork
+import ServiceKit
+
+/// The approved network by area (`docs/path-review.md`, "The approved network"):
+/// - `GET /v1/paths?bbox=west,south,east,north[&zoom=][&limit=]` — the paths whose bounding box meets the box, by path
+///   id, at most `limit` (≤ 500, the default); `truncated` says more were there (zoom in or split the box). With `zoom`
+///   (0–22) each line is simplified (Douglas–Peucker) to one pixel of a 256-pixel web-map tile at the box's middle
+///   latitude: 156,543 m × cos(latitude) / 2^zoom. A box across the antimeridian is two requests.
+/// - `GET /v1/paths?near=lat,lng[&radiusM=][&limit=]` — the paths within `radiusM` (1–2,000 m, default 200), nearest
+///   first, at most `limit` (≤ 50, default 20); full geometry.
+struct ApprovedPathListing: Sendable {
+    let reads: any ApprovedNetworkReads
+    let lookup: any ApprovedNetworkLookup
+
+    static let maximumBoxFeatures = 500
+    static let defaultNearLimit = 20
+    static let maximumNearLimit = 50
+
+    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> ApprovedPathCollection {
+        let query = request.uri.queryParameters
+        var validator = Validator()
+        let boxText = query.get("bbox"), near = query.get("near")
+        validator.require(boxText != nil || near != nil, field: "bbox", code: "required", message: "give bbox (west,south,east,north) or near (lat,lng)")
+        validator.require(boxText == nil || near == nil, field: "near", code: "conflict", message: "give bbox or near, not both")
+        let box = boxText.flatMap(Self.box)
+        validator.require(boxText == nil || box != nil, field: "bbox", code: "out-of-range", message: """
+            must be west,south,east,north in degrees: longitudes -180…180 with west ≤ east (a box across the antimeridian is two \
+            requests), latitudes -90…90 with south ≤ north
+            """)
+        let point = near.flatMap(StreetRoutes.point)
+        validator.require(near == nil || point != nil, field: "near", code: "out-of-range",
+                          message: "must be lat,lng with a latitude in -90…90 and a longitude in -180…180")
+        let zoom = query.get("zoom").map { StreetRoutes.number($0, default: 0, field: "zoom", 0...22, &validator, whole: true) }
+        let radius = StreetRoutes.number(query.get("radiusM"), default: StreetRoutes.defaultRadius, field: "radiusM", 1...StreetRoutes.maximumRadius, &validator)
+        let most = box != nil ? Self.maximumBoxFeatures : Self.maximumNearLimit
+        let limit = Int(StreetRoutes.number(query.get("limit"), default: Double(box != nil ? most : Self.defaultNearLimit), field: "limit",
+                                            1...Double(most), &validator, whole: true))
+        try validator.check()
+        if let box {
+            let found = try await reads.paths(in: box, limit: limit + 1)
+            let tolerance = zoom.map { Self.tolerance(zoom: $0, latitude: (box.south + box.north) / 2) }
+            return ApprovedPathCollection(features: found.prefix(limit).map { ApprovedPathListFeature($0, tolerance: tolerance) },
+                                          truncated: found.count > limit)
+        }
+        guard let point else { throw Problem.badRequest("give bbox or near") }
+        var features: [ApprovedPathListFeature] = []
+        for id in try await lookup.paths(nearLatitude: point.latitude, longitude: point.longitude, radiusMetres: radius, limit: limit) {
+            guard let record = try await reads.path(id: id) else { continue }  // retired between the two reads
+            features.append(ApprovedPathListFeature(ApprovedPathSummary(approved: record.approved, condition: record.condition,
+                                                                        obstacleCount: record.obstacles.count), tolerance: nil))
+        }
+        return ApprovedPathCollection(features: features, truncated: false)
+    }
+
+    /// `west,south,east,north` in range and in order (NaN and infinities are out of range), `nil` otherwise.
+    static func box(_ text: String) -> ApprovedNetworkBox? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+              (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north),
+              west <= east, south <= north else { return nil }
+        return ApprovedNetworkBox(west: west, south: south, east: east, north: north)
+    }
+
+    /// Metres of one pixel of a 256-pixel web-map tile at `zoom` and `latitude`.
+    static func tolerance(zoom: Double, latitude: Double) -> Double {
+        156_543.033_92 * cos(latitude * .pi / 180) / pow(2, zoom)
+    }
+}
+
+/// A GeoJSON `FeatureCollection` of approved paths, with the map data's attribution.
+struct ApprovedPathCollection: ResponseEncodable, Sendable {
+    var type = "FeatureCollection"
+    var features: [ApprovedPathListFeature]
+    /// More paths met the box than `limit`.
+    var truncated: Bool
+    var attribution = MapDataAttribution.openStreetMap
+}
+
+/// One approved path in a listing: its line (simplified for a zoom, when one was given) and its summary.
+struct ApprovedPathListFeature: Encodable, Sendable {
+    struct Properties: Encodable, Sendable {
+        var name: String, condition: String, details: PathApprovedDetails, lengthM: Double, approvedAt: Date, obstacleCount: Int
+    }
+    var type = "Feature"
+    var id: UUID
+    var geometry: ApprovedPathFeature.Line
+    var properties: Properties
+
+    init(_ summary: ApprovedPathSummary, tolerance: Double?) {
+        let path = summary.approved
+        id = path.pathId
+        geometry = ApprovedPathFeature.Line(coordinates: tolerance.map { Self.simplified(path.geometry, tolerance: $0) } ?? path.geometry)
+        properties = Properties(name: path.name, condition: summary.condition, details: path.details, lengthM: path.lengthM,
+                                approvedAt: path.approvedAt, obstacleCount: summary.obstacleCount)
+    }
+
+    /// `[lng, lat]` pairs kept within `tolerance` metres (all of them when one is not a coordinate).
+    static func simplified(_ geometry: [[Double]], tolerance: Double) -> [[Double]] {
+        guard geometry.allSatisfy({ $0.count == 2 }),
+              let line = try? geometry.map({ try Coordinate(latitude: $0[1], longitude: $0[0]) }) else { return geometry }
+        return Polyline(line).simplified(tolerance: tolerance).coordinates.map { [$0.longitude, $0.latitude] }
+    }
+}
