@@ -15,7 +15,7 @@ struct ApprovedPathListingTests {
 
     /// `count` seeded walks; half start near Krems (48.41 N 15.60 E), half near Monaco (43.73 N 7.42 E).
     static func walks(_ count: Int, seed: UInt64) -> [Walk] {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         return (0..<count).map { index in
             let (lat0, lng0) = index % 2 == 0 ? (48.41, 15.60) : (43.73, 7.42)
             var point = [lng0 + random.unit() * 0.03, lat0 + random.unit() * 0.02]
@@ -50,7 +50,7 @@ struct ApprovedPathListingTests {
                 try await ApprovedNetworkLookupTests.approve(walk.id, nodes: walk.geometry.indices.map { Int64($0 + 1) }, walk.geometry, server)
             }
             try await server.approvedNetwork.catchUp()
-            var random = SeededRandom(seed: 21)
+            var random = SeededGenerator(seed: 21)
             var boxes: [(Double, Double, Double, Double)] = [(-180, -90, 180, 90), (15.60, 48.41, 15.615, 48.42)]
             for _ in 0..<10 {
                 let (lat0, lng0) = random.unit() < 0.5 ? (48.41, 15.60) : (43.73, 7.42)
@@ -94,19 +94,5 @@ struct ApprovedPathListingTests {
                 #expect((400..<500).contains(answer.status) && answer.json["title"] != nil, "\(query): \(answer.status) \(answer.json)")
             }
         }
-    }
-}
-
-/// SplitMix64: deterministic test data.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    /// A double in [0, 1).
-    mutating func unit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
 }

@@ -1,18 +1,7 @@
 import Foundation
 import PathReview
+import ServiceTesting
 import Testing
-
-/// A seeded SplitMix64, so the synthetic sightings are the same on every run.
-private struct UpkeepSplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Metres per degree of latitude on the mean sphere; the oracle's flat-earth distance (independent of Geo's haversine;
 /// at ≤ 50 m the two differ by far less than a millimetre).
@@ -39,7 +28,7 @@ struct ObstacleClusteringTests {
     /// (so any two sightings of one obstacle are ≤ 12 m apart, inside the 15 m radius), all sightings shuffled.
     @Test("synthetic sightings with known clusters: every true obstacle is exactly one obstacle")
     func knownClusters() {
-        var random = UpkeepSplitMix(state: 20)
+        var random = SeededGenerator(seed: 20)
         var sightings: [(sighting: ObstacleSighting, truth: Int)] = []
         var truth = 0
         for place in 0..<40 {
@@ -74,7 +63,7 @@ struct ObstacleClusteringTests {
     /// obstacle (nearest of the same type within 15 m, else new) as the clustering.
     @Test("dense random sightings: each step agrees with a brute-force scan")
     func bruteForceOracle() {
-        var random = UpkeepSplitMix(state: 7)
+        var random = SeededGenerator(seed: 7)
         let types: [PathObstacleType] = [.pothole, .glass, .gravel]
         var open: [OpenObstacle] = []
         var oracle: [(type: PathObstacleType, point: (Double, Double))] = []
