@@ -91,6 +91,7 @@ public struct PathReviewServer: Sendable {
             streets.addRoutes(to: router)
             draftRoutes.addRoutes(to: router)
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
+            UpkeepRoutes(drafts: drafts).addRoutes(to: router)
             ApprovedPathRoutes(reads: networkReads, lookup: networkLookup).addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }

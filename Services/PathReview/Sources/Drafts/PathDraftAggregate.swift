@@ -18,6 +18,8 @@ public struct PathDraftState: Codable, Sendable, Hashable {
     public var claim: ReviewClaim?
     /// The last decision (a sent-back draft keeps it, so its author sees the changes asked for).
     public var decision: PathReviewDecided?
+    /// The path's life after approval (condition, override, reports, open obstacles, retirement); `nil` until approved.
+    public var upkeep: PathUpkeepState?
 
     /// Where the draft stands.
     public var currentStage: PathDraftStage { stage ?? .draft }
@@ -42,6 +44,16 @@ public enum PathDraftEvent: Sendable, Hashable {
     case pathApproved(PathApproved)
     /// Published on `waypoint.paths`: an obstacle of the approved path (the draft's own at approval, ``PathDraftAggregate/decideReview(_:_:)``).
     case obstacleConfirmed(PathObstacleConfirmed)
+    /// Published: an obstacle of the approved path is gone.
+    case obstacleResolved(PathObstacleResolved)
+    /// A cyclist's condition report (in the log only).
+    case conditionReported(PathConditionReported)
+    /// A moderator's override set or lifted (in the log only).
+    case statusOverridden(PathStatusOverridden)
+    /// Published: the path's condition changed.
+    case statusChanged(PathStatusChanged)
+    /// Published: the path left the network.
+    case retired(PathRetired)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -56,6 +68,12 @@ public enum PathDraftCommand: Sendable {
     case claim(moderator: UUID, at: Date, duration: TimeInterval)
     /// The moderator holding the item decides.
     case decide(moderator: UUID, outcome: ReviewOutcome, note: String?, at: Date)
+    /// A signed-in cyclist reports an approved path's condition.
+    case reportCondition(reporter: UUID, condition: PathCondition, at: Date)
+    /// A moderator overrides the published condition (`nil` lifts the override).
+    case overrideStatus(moderator: UUID, condition: PathCondition?, at: Date)
+    /// A moderator retires the approved path.
+    case retire(moderator: UUID, at: Date)
 }
 
 /// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
@@ -77,6 +95,11 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathReviewDecided.self, PathDraftEvent.decided)
         .registering(PathApproved.self, PathDraftEvent.pathApproved)
         .registering(PathObstacleConfirmed.self, PathDraftEvent.obstacleConfirmed)
+        .registering(PathObstacleResolved.self, PathDraftEvent.obstacleResolved)
+        .registering(PathConditionReported.self, PathDraftEvent.conditionReported)
+        .registering(PathStatusOverridden.self, PathDraftEvent.statusOverridden)
+        .registering(PathStatusChanged.self, PathDraftEvent.statusChanged)
+        .registering(PathRetired.self, PathDraftEvent.retired)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -91,6 +114,11 @@ public enum PathDraftAggregate: Aggregate {
         case .decided(let e): e
         case .pathApproved(let e): e
         case .obstacleConfirmed(let e): e
+        case .obstacleResolved(let e): e
+        case .conditionReported(let e): e
+        case .statusOverridden(let e): e
+        case .statusChanged(let e): e
+        case .retired(let e): e
         }
     }
 
@@ -104,7 +132,9 @@ public enum PathDraftAggregate: Aggregate {
         case .deleted(let e):
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
         case .submitted, .claimed, .decided, .pathApproved, .obstacleConfirmed:
-            s = applyReview(s, event)
+            s = applyUpkeep(applyReview(s, event), event)
+        case .obstacleResolved, .conditionReported, .statusOverridden, .statusChanged, .retired:
+            s = applyUpkeep(s, event)
         }
         return s
     }
@@ -125,6 +155,8 @@ public enum PathDraftAggregate: Aggregate {
             return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
         case .submit, .claim, .decide:
             return try decideReview(command, s)
+        case .reportCondition, .overrideStatus, .retire:
+            return try decideUpkeep(command, s)
         }
     }
 }

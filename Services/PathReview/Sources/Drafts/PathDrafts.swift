@@ -79,7 +79,7 @@ public struct PathDrafts: Sendable {
         try await store.page(author: author, after: cursor, limit: limit)
     }
 
-    private func execute(_ command: PathDraftCommand, on id: UUID, ifMatch: Int64?, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
+    func execute(_ command: PathDraftCommand, on id: UUID, ifMatch: Int64?, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
         let stream = PathDraftAggregate.streamID(id)
         do {
             let loaded = try await repository.load(stream)

@@ -40,7 +40,7 @@ enum PathDraftRowFold {
             return row
         case .deleted:
             return nil
-        case .obstacleConfirmed:
+        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .statusOverridden, .statusChanged, .retired:
             return existing
         case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
@@ -67,6 +67,11 @@ enum PathDraftRowFold {
         case .decided(let e): e.draftId
         case .pathApproved(let e): e.pathId
         case .obstacleConfirmed(let e): e.pathId
+        case .obstacleResolved(let e): e.pathId
+        case .conditionReported(let e): e.pathId
+        case .statusOverridden(let e): e.pathId
+        case .statusChanged(let e): e.pathId
+        case .retired(let e): e.pathId
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A cyclist's report of an approved path's condition.
-public struct ConditionReport: Sendable, Hashable {
+public struct ConditionReport: Codable, Sendable, Hashable {
     public var condition: PathCondition
     public var reportedAt: Date
 

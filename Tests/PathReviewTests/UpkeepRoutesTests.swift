@@ -1,0 +1,84 @@
+import Foundation
+import HummingbirdTesting
+@testable import PathReview
+import ServiceKit
+import ServiceTesting
+import Testing
+
+/// Keeping an approved path current over HTTP (issue 20 point 6): condition reports move the published status by the
+/// rule, a moderator's override holds over them until lifted, retirement resolves the open obstacles and is final —
+/// every published step on the feed and in the approved network.
+@Suite("path-review: condition reports, overrides and retirement over HTTP")
+struct UpkeepRoutesTests {
+    /// A draft (with one pothole) published and approved by a moderator; its id.
+    static func approved(_ client: any TestClientProtocol, _ server: PathReviewServer, moderator: String) async throws -> String {
+        let author = try await TokenForge.token(UUID())
+        let id = try await ReviewRoutesTests.publish(client, server, token: author, name: "Hafen path")
+        #expect(try await client.sendJSON(.post, "/v1/paths/review-queue/\(id)/claim", token: moderator).status == 200)
+        #expect(try await client.sendJSON(.post, "/v1/paths/review-queue/\(id)/decision", json: #"{"outcome":"approve"}"#, token: moderator).status == 200)
+        return id
+    }
+
+    static func published(_ client: any TestClientProtocol) async throws -> [String] {
+        let feed = try await client.sendJSON(.get, "/v1/internal/events?after=0&limit=1000", token: "internal-token-for-path-review-tests")
+        return (feed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["eventType"] as? String }
+    }
+
+    @Test("three reports move the condition; an override holds over reports until lifted; retire resolves obstacles, leaves the network and is final",
+          arguments: TestBackend.enabled)
+    func lifecycle(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { client, server in
+            let moderator = try await TokenForge.token(UUID(), .moderator)
+            let id = try await Self.approved(client, server, moderator: moderator)
+            let report = #"{"condition":"requires-maintenance"}"#
+            var last: JSONReply?
+            for _ in 0..<3 {
+                last = try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: report, token: try await TokenForge.token(UUID()))
+            }
+            #expect(last?.status == 200 && last?.json["condition"] as? String == "requires-maintenance", "\(String(describing: last?.json))")
+            let overridden = try await client.sendJSON(.put, "/v1/paths/\(id)/status-override", json: #"{"condition":"optimal"}"#, token: moderator)
+            #expect(overridden.json["condition"] as? String == "optimal" && overridden.json["override"] as? String == "optimal")
+            let ignored = try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: report, token: try await TokenForge.token(UUID()))
+            #expect(ignored.json["condition"] as? String == "optimal", "the override holds over reports")
+            let again = try await client.sendJSON(.put, "/v1/paths/\(id)/status-override", json: #"{"condition":"optimal"}"#, token: moderator)
+            #expect(again.json["version"] as? Int == ignored.json["version"] as? Int, "the same override again changes nothing")
+            let lifted = try await client.sendJSON(.delete, "/v1/paths/\(id)/status-override", token: moderator)
+            #expect(lifted.json["condition"] as? String == "requires-maintenance" && lifted.json["override"] == nil, "back to the reports' verdict")
+            try await server.approvedNetwork.catchUp()
+            let shown = try await client.sendJSON(.get, "/v1/paths/\(id)")
+            let properties = shown.json["properties"] as? [String: Any] ?? [:]
+            #expect(properties["condition"] as? String == "requires-maintenance" && properties["obstacleCount"] as? Int == 1)
+
+            let retired = try await client.sendJSON(.post, "/v1/paths/\(id)/retire", token: moderator)
+            #expect(retired.status == 200 && retired.json["retired"] as? Bool == true && retired.json["openObstacles"] as? Int == 0)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/retire", token: moderator).json["code"] as? String == "path-retired")
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: report, token: moderator)
+                .json["code"] as? String == "path-retired")
+            try await server.approvedNetwork.catchUp()
+            #expect(try await client.sendJSON(.get, "/v1/paths/\(id)").status == 404, "retired paths leave the network")
+            let published = try await Self.published(client)
+            #expect(published == ["PathApproved", "PathObstacleConfirmed", "PathStatusChanged", "PathStatusChanged", "PathStatusChanged",
+                                  "PathObstacleResolved", "PathRetired"], "\(published)")
+        }
+    }
+
+    @Test("who may do what, and bad input: 401 without a token, 403 for a cyclist's override, 404 for a draft or unknown id, 422 for a bad condition")
+    func refusals() async throws {
+        try await PathReviewApp.with(.sqlite) { client, server in
+            let moderator = try await TokenForge.token(UUID(), .moderator)
+            let cyclist = try await TokenForge.token(UUID())
+            let id = try await Self.approved(client, server, moderator: moderator)
+            let body = #"{"condition":"medium"}"#
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: body).status == 401)
+            #expect(try await client.sendJSON(.put, "/v1/paths/\(id)/status-override", json: body, token: cyclist).status == 403)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/retire", token: cyclist).status == 403)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(UUID())/condition-reports", json: body, token: cyclist).json["code"] as? String == "unknown-path")
+            #expect(try await client.sendJSON(.post, "/v1/paths/not-a-uuid/retire", token: moderator).status == 404)
+            let draft = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server), token: cyclist)
+            let draftId = try #require(draft.json["id"] as? String)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(draftId)/condition-reports", json: body, token: cyclist).status == 404, "a draft is no approved path")
+            let bad = try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: #"{"condition":"great"}"#, token: cyclist)
+            #expect(bad.status == 422 && PathReviewApp.fields(bad.json) == ["condition"])
+        }
+    }
+}
