@@ -82,3 +82,48 @@ struct UpkeepRoutesTests {
         }
     }
 }
+
+/// Obstacle reports on an approved path over HTTP: placed on the path, clustered (15 m, same type), confirmed, resolved.
+@Suite("path-review: obstacle reports over HTTP")
+struct ObstacleReportRoutesTests {
+    @Test("a report near the draft's pothole joins it; another type opens a new obstacle; confirm raises sightings; a moderator resolves; off-path is 422",
+          arguments: TestBackend.enabled)
+    func obstacles(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { client, server in
+            let moderator = try await TokenForge.token(UUID(), .moderator)
+            let cyclist = try await TokenForge.token(UUID())
+            let id = try await UpkeepRoutesTests.approved(client, server, moderator: moderator)
+            try await server.approvedNetwork.catchUp()
+            let path = try await client.sendJSON(.get, "/v1/paths/\(id)")
+            let line = try #require((path.json["geometry"] as? [String: Any])?["coordinates"] as? [[Double]])
+            let pothole = try #require(((path.json["properties"] as? [String: Any])?["obstacles"] as? [[String: Any]])?.first)
+            let (lat, lng) = (try #require(pothole["latitude"] as? Double), try #require(pothole["longitude"] as? Double))
+            // 5 m north of the draft's pothole: the same obstacle (15 m), projected back onto the path.
+            let near = #"{"type":"pothole","point":{"lat":\#(lat + 5 / 111_195),"lng":\#(lng)},"note":"still there"}"#
+            let joined = try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles", json: near, token: cyclist)
+            let first = try #require((joined.json["obstacles"] as? [[String: Any]])?.first, "\(joined.status) \(joined.json)")
+            #expect(joined.status == 200 && joined.json["openObstacles"] as? Int == 1 && first["sightings"] as? Int == 2)
+            #expect((first["confidence"] as? Double).map { abs($0 - 0.75) < 1e-4 } == true, "0.5 → 0.75 on a second sighting at once (less the decay of the seconds between)")
+            let glass = try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles", json: #"{"type":"glass","point":{"lat":\#(lat),"lng":\#(lng)}}"#, token: cyclist)
+            #expect(glass.json["openObstacles"] as? Int == 2, "another type is another obstacle")
+            let obstacleId = try #require(first["id"] as? String)
+            let confirmed = try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles/\(obstacleId)/confirm", token: cyclist)
+            #expect(((confirmed.json["obstacles"] as? [[String: Any]])?.first?["sightings"]) as? Int == 3)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles/\(obstacleId)/resolve", token: cyclist).status == 403)
+            let resolved = try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles/\(obstacleId)/resolve", token: moderator)
+            #expect(resolved.json["openObstacles"] as? Int == 1)
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles/\(obstacleId)/confirm", token: cyclist).json["code"] as? String == "unknown-obstacle")
+            // 0.01° north of the line's first point: ~1.1 km off the path.
+            let far = #"{"type":"bump","point":{"lat":\#(line[0][1] + 0.01),"lng":\#(line[0][0])}}"#
+            let off = try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles", json: far, token: cyclist)
+            #expect(off.status == 422 && off.json["title"] != nil, "\(off.json)")
+            #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/obstacles", json: #"{"type":"dragon","point":{"lat":\#(lat),"lng":\#(lng)}}"#, token: cyclist).status == 422)
+            try await server.approvedNetwork.catchUp()
+            let shown = try await client.sendJSON(.get, "/v1/paths/\(id)")
+            #expect(((shown.json["properties"] as? [String: Any])?["obstacleCount"]) as? Int == 1, "the network shows the one left open")
+            let published = try await UpkeepRoutesTests.published(client)
+            #expect(published == ["PathApproved", "PathObstacleConfirmed", "PathObstacleConfirmed", "PathObstacleConfirmed", "PathObstacleConfirmed",
+                                  "PathObstacleResolved"], "the reports themselves stay in the log: \(published)")
+        }
+    }
+}

@@ -91,7 +91,7 @@ public struct PathReviewServer: Sendable {
             streets.addRoutes(to: router)
             draftRoutes.addRoutes(to: router)
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
-            UpkeepRoutes(drafts: drafts).addRoutes(to: router)
+            UpkeepRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads)).addRoutes(to: router)
             ApprovedPathRoutes(reads: networkReads, lookup: networkLookup).addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
         }

@@ -26,7 +26,7 @@ extension PathDraftAggregate {
             let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))
             guard outcome == .approve, let content = s.content else { return [decided] }
             return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
-        case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire:
+        case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle:
             return try decide(command, s)
         }
     }
@@ -85,8 +85,8 @@ extension PathDraftAggregate {
             case .reject: s.stage = .rejected
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
-        case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed, .obstacleResolved, .conditionReported, .statusOverridden,
-             .statusChanged, .retired: break
+        case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported,
+             .statusOverridden, .statusChanged, .retired: break
         }
         return s
     }

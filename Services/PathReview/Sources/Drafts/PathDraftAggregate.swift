@@ -48,6 +48,8 @@ public enum PathDraftEvent: Sendable, Hashable {
     case obstacleResolved(PathObstacleResolved)
     /// A cyclist's condition report (in the log only).
     case conditionReported(PathConditionReported)
+    /// A cyclist's obstacle report (in the log only; its `obstacleConfirmed` follows).
+    case obstacleReported(PathObstacleReported)
     /// A moderator's override set or lifted (in the log only).
     case statusOverridden(PathStatusOverridden)
     /// Published: the path's condition changed.
@@ -74,6 +76,12 @@ public enum PathDraftCommand: Sendable {
     case overrideStatus(moderator: UUID, condition: PathCondition?, at: Date)
     /// A moderator retires the approved path.
     case retire(moderator: UUID, at: Date)
+    /// A signed-in cyclist reports an obstacle, placed on the path (``PathDraftPlanner``, ≤ 30 m).
+    case reportObstacle(reporter: UUID, obstacle: DraftObstacle, at: Date)
+    /// A signed-in cyclist saw an open obstacle again.
+    case confirmObstacle(user: UUID, obstacleId: UUID, at: Date)
+    /// A moderator resolves an open obstacle (it is gone).
+    case resolveObstacle(moderator: UUID, obstacleId: UUID, at: Date)
 }
 
 /// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
@@ -97,6 +105,7 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathObstacleConfirmed.self, PathDraftEvent.obstacleConfirmed)
         .registering(PathObstacleResolved.self, PathDraftEvent.obstacleResolved)
         .registering(PathConditionReported.self, PathDraftEvent.conditionReported)
+        .registering(PathObstacleReported.self, PathDraftEvent.obstacleReported)
         .registering(PathStatusOverridden.self, PathDraftEvent.statusOverridden)
         .registering(PathStatusChanged.self, PathDraftEvent.statusChanged)
         .registering(PathRetired.self, PathDraftEvent.retired)
@@ -116,6 +125,7 @@ public enum PathDraftAggregate: Aggregate {
         case .obstacleConfirmed(let e): e
         case .obstacleResolved(let e): e
         case .conditionReported(let e): e
+        case .obstacleReported(let e): e
         case .statusOverridden(let e): e
         case .statusChanged(let e): e
         case .retired(let e): e
@@ -133,7 +143,7 @@ public enum PathDraftAggregate: Aggregate {
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
         case .submitted, .claimed, .decided, .pathApproved, .obstacleConfirmed:
             s = applyUpkeep(applyReview(s, event), event)
-        case .obstacleResolved, .conditionReported, .statusOverridden, .statusChanged, .retired:
+        case .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
             s = applyUpkeep(s, event)
         }
         return s
@@ -155,7 +165,7 @@ public enum PathDraftAggregate: Aggregate {
             return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
         case .submit, .claim, .decide:
             return try decideReview(command, s)
-        case .reportCondition, .overrideStatus, .retire:
+        case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle:
             return try decideUpkeep(command, s)
         }
     }

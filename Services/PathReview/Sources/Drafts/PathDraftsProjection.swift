@@ -40,7 +40,7 @@ enum PathDraftRowFold {
             return row
         case .deleted:
             return nil
-        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .statusOverridden, .statusChanged, .retired:
+        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
             return existing
         case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
@@ -69,6 +69,7 @@ enum PathDraftRowFold {
         case .obstacleConfirmed(let e): e.pathId
         case .obstacleResolved(let e): e.pathId
         case .conditionReported(let e): e.pathId
+        case .obstacleReported(let e): e.pathId
         case .statusOverridden(let e): e.pathId
         case .statusChanged(let e): e.pathId
         case .retired(let e): e.pathId

@@ -32,7 +32,8 @@ enum ReviewQueueFold {
             (row.claim, row.version) = (ReviewClaim(moderatorId: e.moderatorId, expiresAt: e.expiresAt), version)
             return row
         case .decided, .deleted, .pathApproved: return nil
-        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .statusOverridden, .statusChanged, .retired: return existing
+        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
+            return existing
         case .created, .revised: return existing
         }
     }

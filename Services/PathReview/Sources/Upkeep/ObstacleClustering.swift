@@ -20,7 +20,7 @@ public struct ObstacleSighting: Sendable, Hashable {
 
 /// An open obstacle of an approved path as the clustering sees it. Its position is its first sighting's (the anchor):
 /// later sightings never move it, so an obstacle cannot creep along a path sighting by sighting.
-public struct OpenObstacle: Sendable, Hashable, Identifiable {
+public struct OpenObstacle: Codable, Sendable, Hashable, Identifiable {
     public var id: UUID
     public var type: PathObstacleType
     public var latitude: Double

@@ -12,6 +12,21 @@ public struct PathConditionReported: EventPayload, Hashable {
     public var reportedAt: Date
 }
 
+/// A signed-in cyclist reported an obstacle on an approved path (stays in the log: it names the reporter and keeps their
+/// note); the confirmation it made follows it. `obstacleId`: the obstacle it was clustered into.
+public struct PathObstacleReported: EventPayload, Hashable {
+    public static let eventType = "PathObstacleReported"
+    public var pathId: UUID
+    public var obstacleId: UUID
+    public var reporterId: UUID
+    public var type: PathObstacleType
+    /// Where the cyclist placed it, projected onto the path.
+    public var latitude: Double
+    public var longitude: Double
+    public var note: String?
+    public var reportedAt: Date
+}
+
 /// A moderator set (`condition`) or lifted (`nil`) an override of a path's published condition (stays in the log).
 public struct PathStatusOverridden: EventPayload, Hashable {
     public static let eventType = "PathStatusOverridden"
@@ -34,8 +49,10 @@ public struct PathUpkeepState: Codable, Sendable, Hashable {
     public var override: PathCondition?
     /// The latest condition reports (at most ``PathDraftAggregate/keptReports``; older ones weigh next to nothing).
     public var reports: [ConditionReport] = []
+    /// Open obstacles, in the order they were first seen (the clustering's state).
+    public var obstacles: [OpenObstacle] = []
     /// Open obstacles' ids.
-    public var openObstacles: Set<UUID> = []
+    public var openObstacles: [UUID] { obstacles.map(\.id) }
     public var retired = false
 }
 
@@ -46,11 +63,14 @@ public enum UpkeepError: Error, Sendable, Hashable, ProblemConvertible {
     case unknownPath
     /// The path was retired: retirement is final.
     case retired
+    /// No open obstacle of the path has this id (never, or resolved).
+    case unknownObstacle
 
     public var problem: Problem {
         switch self {
         case .unknownPath: .notFound("no such approved path", code: "unknown-path")
         case .retired: .conflict("The path was retired; it takes no more reports or changes.", code: "path-retired")
+        case .unknownObstacle: .notFound("no such open obstacle on this path", code: "unknown-obstacle")
         }
     }
 }
@@ -77,8 +97,18 @@ extension PathDraftAggregate {
             let target = condition ?? PathStatusRule.change(published: upkeep.condition, overridden: false, reports: upkeep.reports, now: at)
             guard let target, target != upkeep.condition else { return [overridden] }
             return [overridden, .statusChanged(PathStatusChanged(pathId: id, condition: target.rawValue, source: condition == nil ? .reports : .moderator, changedAt: at))]
+        case let .reportObstacle(reporter, obstacle, at):
+            return sighting(ObstacleSighting(type: obstacle.type, latitude: obstacle.latitude, longitude: obstacle.longitude, seenAt: at),
+                            offset: obstacle.offsetMetres, on: id, s, reported: (reporter, obstacle.note))
+        case let .confirmObstacle(_, obstacleId, at):
+            guard let open = upkeep.obstacles.first(where: { $0.id == obstacleId }) else { throw UpkeepError.unknownObstacle }
+            return sighting(ObstacleSighting(type: open.type, latitude: open.latitude, longitude: open.longitude, seenAt: at),
+                            offset: nil, on: id, s, reported: nil)
+        case let .resolveObstacle(_, obstacleId, at):
+            guard upkeep.openObstacles.contains(obstacleId) else { throw UpkeepError.unknownObstacle }
+            return [.obstacleResolved(PathObstacleResolved(obstacleId: obstacleId, pathId: id, resolution: .resolved, resolvedAt: at))]
         case let .retire(_, at):
-            let resolved = upkeep.openObstacles.sorted { $0.uuidString < $1.uuidString }.map {
+            let resolved = upkeep.openObstacles.map {
                 PathDraftEvent.obstacleResolved(PathObstacleResolved(obstacleId: $0, pathId: id, resolution: .pathRetired, resolvedAt: at))
             }
             return resolved + [.retired(PathRetired(pathId: id, retiredAt: at))]
@@ -87,12 +117,56 @@ extension PathDraftAggregate {
         }
     }
 
+    /// A sighting clustered into the path's open obstacles (``ObstacleClustering``): the report (when a cyclist made
+    /// one; in the log only) and the confirmation it makes, on the route's node pair at `offset` (the anchor's pair when
+    /// it joins an obstacle seen before).
+    static func sighting(_ sighting: ObstacleSighting, offset: Double?, on id: UUID, _ s: PathDraftState,
+                         reported: (reporter: UUID, note: String?)?) -> [PathDraftEvent] {
+        let open = s.upkeep?.obstacles ?? []
+        let (obstacles, index) = ObstacleClustering.add(sighting, to: open, newId: { UUID.v4() })
+        let obstacle = obstacles[index]
+        let route = s.content?.route ?? DraftRoute(nodeIDs: [], coordinates: [], lengthMetres: 0)
+        let nodes = offset.map { segment(at: $0, of: route) } ?? segment(near: obstacle, of: route)
+        let confirmed = PathObstacleConfirmed(obstacleId: obstacle.id, pathId: id, osmNodes: nodes, latitude: obstacle.latitude,
+                                              longitude: obstacle.longitude, type: obstacle.type.rawValue, confidence: obstacle.confidence,
+                                              sightings: obstacle.sightings, confirmedAt: sighting.seenAt)
+        guard let reported else { return [.obstacleConfirmed(confirmed)] }
+        let report = PathObstacleReported(pathId: id, obstacleId: obstacle.id, reporterId: reported.reporter, type: sighting.type,
+                                          latitude: sighting.latitude, longitude: sighting.longitude, note: reported.note, reportedAt: sighting.seenAt)
+        return [.obstacleReported(report), .obstacleConfirmed(confirmed)]
+    }
+
+    /// The route's node pair nearest to an obstacle's anchor (its segment when it was first placed).
+    static func segment(near obstacle: OpenObstacle, of route: DraftRoute) -> [Int64] {
+        guard route.nodeIDs.count >= 2, route.nodeIDs.count == route.coordinates.count else { return [] }
+        var best = (index: 0, distance: Double.infinity)
+        for index in 0..<(route.nodeIDs.count - 1) {
+            let a = route.coordinates[index], b = route.coordinates[index + 1]
+            guard a.count == 2, b.count == 2 else { continue }
+            let mid = ObstacleClustering.metres(obstacle.latitude, obstacle.longitude, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            let ends = min(ObstacleClustering.metres(obstacle.latitude, obstacle.longitude, a[0], a[1]),
+                           ObstacleClustering.metres(obstacle.latitude, obstacle.longitude, b[0], b[1]))
+            if min(mid, ends) < best.distance { best = (index, min(mid, ends)) }
+        }
+        return [route.nodeIDs[best.index], route.nodeIDs[best.index + 1]]
+    }
+
     static func applyUpkeep(_ state: PathDraftState, _ event: PathDraftEvent) -> PathDraftState {
         var s = state
         switch event {
         case .pathApproved(let e): s.upkeep = PathUpkeepState(condition: PathCondition(rawValue: e.condition) ?? .medium)
-        case .obstacleConfirmed(let e): s.upkeep?.openObstacles.insert(e.obstacleId)
-        case .obstacleResolved(let e): s.upkeep?.openObstacles.remove(e.obstacleId)
+        case .obstacleConfirmed(let e):
+            guard var upkeep = s.upkeep else { break }
+            let type = PathObstacleType(rawValue: e.type) ?? .other
+            if let index = upkeep.obstacles.firstIndex(where: { $0.id == e.obstacleId }) {
+                (upkeep.obstacles[index].sightings, upkeep.obstacles[index].confidence) = (e.sightings, e.confidence)
+                upkeep.obstacles[index].lastConfirmedAt = max(upkeep.obstacles[index].lastConfirmedAt, e.confirmedAt)
+            } else {
+                upkeep.obstacles.append(OpenObstacle(id: e.obstacleId, type: type, latitude: e.latitude, longitude: e.longitude,
+                                                     sightings: e.sightings, confidence: e.confidence, lastConfirmedAt: e.confirmedAt))
+            }
+            s.upkeep = upkeep
+        case .obstacleResolved(let e): s.upkeep?.obstacles.removeAll { $0.id == e.obstacleId }
         case .conditionReported(let e):
             guard var upkeep = s.upkeep else { break }
             upkeep.reports.append(ConditionReport(condition: e.condition, reportedAt: e.reportedAt))
