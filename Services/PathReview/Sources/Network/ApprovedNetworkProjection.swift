@@ -12,28 +12,17 @@ public enum ApprovedNetworkEvent: Sendable {
     case obstacleResolved(PathObstacleResolved)
     case retired(PathRetired)
 
-    /// The event in `envelope`, or `nil` for a type the `approved_paths` read model does not fold. The upkeep events
-    /// are read by type name here rather than through an ``EventTypeMap`` so that this read model does not declare their
-    /// `EventPayload` conformance (the upkeep half, which appends them, owns it).
+    /// The event in `envelope`, or `nil` for a type the `approved_paths` read model does not fold.
     public static func decode(_ envelope: EventEnvelope) throws -> ApprovedNetworkEvent? {
-        switch envelope.eventType {
-        case PathApproved.eventType: .approved(try read(PathApproved.self, envelope))
-        case PathStatusChanged.eventType: .statusChanged(try read(PathStatusChanged.self, envelope))
-        case PathObstacleConfirmed.eventType: .obstacleConfirmed(try read(PathObstacleConfirmed.self, envelope))
-        case PathObstacleResolved.eventType: .obstacleResolved(try read(PathObstacleResolved.self, envelope))
-        case PathRetired.eventType: .retired(try read(PathRetired.self, envelope))
-        default: nil
-        }
+        try types.decode(envelope)
     }
 
-    private static func read<T: IntegrationEvent>(_ type: T.Type, _ envelope: EventEnvelope) throws -> T {
-        guard envelope.schemaVersion == T.schemaVersion else {
-            throw EventDecodingError.unsupportedSchemaVersion(eventType: envelope.eventType, found: envelope.schemaVersion, expected: T.schemaVersion)
-        }
-        do { return try EventJSON.decode(T.self, from: envelope.payload) } catch {
-            throw EventDecodingError.undecodablePayload(eventType: envelope.eventType, position: envelope.position, reason: "\(error)")
-        }
-    }
+    private static let types = EventTypeMap<ApprovedNetworkEvent>()
+        .registering(PathApproved.self) { .approved($0) }
+        .registering(PathStatusChanged.self) { .statusChanged($0) }
+        .registering(PathObstacleConfirmed.self) { .obstacleConfirmed($0) }
+        .registering(PathObstacleResolved.self) { .obstacleResolved($0) }
+        .registering(PathRetired.self) { .retired($0) }
 }
 
 /// Shared pieces of both backends' fold: the box of a geometry and the node pairs of a path (smaller id first).
