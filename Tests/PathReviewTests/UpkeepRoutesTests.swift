@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import HummingbirdTesting
 @testable import PathReview
 import ServiceKit
@@ -124,6 +125,30 @@ struct ObstacleReportRoutesTests {
             let published = try await UpkeepRoutesTests.published(client)
             #expect(published == ["PathApproved", "PathObstacleConfirmed", "PathObstacleConfirmed", "PathObstacleConfirmed", "PathObstacleConfirmed",
                                   "PathObstacleResolved"], "the reports themselves stay in the log: \(published)")
+        }
+    }
+}
+
+/// The fading sweep on the approved network: an obstacle unconfirmed for the fade days fades, one confirmed since stays.
+@Suite("path-review: obstacles fade")
+struct ObstacleFadeSweepTests {
+    @Test("nothing fades before the fade days; after them the unconfirmed obstacle fades once (published), the confirmed one stays",
+          arguments: TestBackend.enabled)
+    func fading(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { client, server in
+            let moderator = try await TokenForge.token(UUID(), .moderator)
+            let id = try await UpkeepRoutesTests.approved(client, server, moderator: moderator)
+            try await server.approvedNetwork.catchUp()
+            let sweep = ObstacleFadeSweep(drafts: server.drafts, lookup: server.networkLookup, fadeDays: 30, logger: Logger(label: "test"))
+            let now = Date()
+            #expect(try await sweep.sweep(now: now.addingTimeInterval(29 * 86_400)) == 0)
+            #expect(try await sweep.sweep(now: now.addingTimeInterval(31 * 86_400)) == 1)
+            #expect(try await sweep.sweep(now: now.addingTimeInterval(31 * 86_400)) == 0, "the stream already says it faded (the read model lags)")
+            try await server.approvedNetwork.catchUp()
+            let shown = try await client.sendJSON(.get, "/v1/paths/\(id)")
+            #expect(((shown.json["properties"] as? [String: Any])?["obstacleCount"]) as? Int == 0)
+            #expect(try await sweep.sweep(now: now.addingTimeInterval(400 * 86_400)) == 0, "nothing left to fade")
+            #expect(try await UpkeepRoutesTests.published(client).last == "PathObstacleResolved")
         }
     }
 }

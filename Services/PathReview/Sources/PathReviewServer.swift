@@ -85,7 +85,8 @@ public struct PathReviewServer: Sendable {
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
             background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger)
-                + [draftList, reviewQueue, approvedNetwork] + rideWorkers,
+                + [draftList, reviewQueue, approvedNetwork] + rideWorkers
+                + [ObstacleFadeSweep(drafts: drafts, lookup: networkLookup, fadeDays: configuration.obstacleFadeDays, logger: logger)],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             streets.addRoutes(to: router)

@@ -26,7 +26,8 @@ extension PathDraftAggregate {
             let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))
             guard outcome == .approve, let content = s.content else { return [decided] }
             return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
-        case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle:
+        case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle,
+             .fadeObstacle:
             return try decide(command, s)
         }
     }

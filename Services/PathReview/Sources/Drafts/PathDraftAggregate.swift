@@ -82,6 +82,8 @@ public enum PathDraftCommand: Sendable {
     case confirmObstacle(user: UUID, obstacleId: UUID, at: Date)
     /// A moderator resolves an open obstacle (it is gone).
     case resolveObstacle(moderator: UUID, obstacleId: UUID, at: Date)
+    /// The fading sweep: the obstacle fades when it is still open and was last confirmed before `cutoff`.
+    case fadeObstacle(obstacleId: UUID, cutoff: Date, at: Date)
 }
 
 /// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
@@ -165,7 +167,7 @@ public enum PathDraftAggregate: Aggregate {
             return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
         case .submit, .claim, .decide:
             return try decideReview(command, s)
-        case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle:
+        case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle, .fadeObstacle:
             return try decideUpkeep(command, s)
         }
     }

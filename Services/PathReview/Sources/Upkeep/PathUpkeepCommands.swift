@@ -107,6 +107,10 @@ extension PathDraftAggregate {
         case let .resolveObstacle(_, obstacleId, at):
             guard upkeep.openObstacles.contains(obstacleId) else { throw UpkeepError.unknownObstacle }
             return [.obstacleResolved(PathObstacleResolved(obstacleId: obstacleId, pathId: id, resolution: .resolved, resolvedAt: at))]
+        case let .fadeObstacle(obstacleId, cutoff, at):
+            // Confirmed since the sweep read the network, or gone already: nothing fades.
+            guard let open = upkeep.obstacles.first(where: { $0.id == obstacleId }), open.lastConfirmedAt < cutoff else { return [] }
+            return [.obstacleResolved(PathObstacleResolved(obstacleId: obstacleId, pathId: id, resolution: .faded, resolvedAt: at))]
         case let .retire(_, at):
             let resolved = upkeep.openObstacles.map {
                 PathDraftEvent.obstacleResolved(PathObstacleResolved(obstacleId: $0, pathId: id, resolution: .pathRetired, resolvedAt: at))
