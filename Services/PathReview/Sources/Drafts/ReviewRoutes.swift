@@ -104,12 +104,10 @@ public struct ReviewRoutes: Sendable {
                                                                    note: note?.isEmpty == true ? nil : note, metadata: metadata))
     }
 
-    /// `west,south,east,north` in range, `nil` otherwise.
+    /// `west,south,east,north` in range and in order (``ApprovedPathListing/box(_:)``, the service's one bbox rule),
+    /// `nil` otherwise.
     static func area(_ text: String) -> QueueArea? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, (-180...180).contains(parts[0]), (-180...180).contains(parts[2]), (-90...90).contains(parts[1]),
-              (-90...90).contains(parts[3]), parts[0] <= parts[2], parts[1] <= parts[3] else { return nil }
-        return QueueArea(south: parts[1], west: parts[0], north: parts[3], east: parts[2])
+        ApprovedPathListing.box(text).map { QueueArea(south: $0.south, west: $0.west, north: $0.north, east: $0.east) }
     }
 
     /// The `{id}` path parameter; 404 `unknown-review-item` when it is not a UUID.

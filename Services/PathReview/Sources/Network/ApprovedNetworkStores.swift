@@ -7,7 +7,7 @@ import PostgresNIO
 import ServiceKit
 
 /// ``ApprovedNetworkLookup`` on the embedded SQLite `approved_paths` read model: the R*Tree narrows `near` to the
-/// boxes within the radius, then the exact distance to each path's geometry (Shared/Geo `Segment`) decides and orders.
+/// boxes within the radius, then the exact distance to each path's geometry (Shared/Geo `Polyline.projection`) decides and orders.
 public struct SQLiteApprovedNetworkStore: ApprovedNetworkLookup {
     let database: SQLiteServiceDatabase
 
@@ -58,9 +58,7 @@ enum ApprovedNetworkGeometry {
     static func distance(from point: Coordinate, to geometry: [[Double]]) throws -> Double {
         guard geometry.allSatisfy({ $0.count == 2 }) else { return .infinity }
         let points = try geometry.map { try Coordinate(latitude: $0[1], longitude: $0[0]) }
-        guard let first = points.first else { return .infinity }
-        guard points.count > 1 else { return first.distance(to: point) }
-        return zip(points, points.dropFirst()).map { Segment(from: $0, to: $1).distance(to: point) }.min() ?? .infinity
+        return Polyline(points).projection(of: point)?.distance ?? .infinity
     }
 }
 

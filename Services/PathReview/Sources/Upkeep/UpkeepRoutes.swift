@@ -62,20 +62,16 @@ struct PathUpkeepResponse: ResponseEncodable, Sendable {
     var retired: Bool
     var openObstacles: Int
     /// The open obstacles (first seen first): what `confirm` and `resolve` name.
-    var obstacles: [Obstacle]
+    var obstacles: [ApprovedPathFeature.Obstacle]
     var version: Int64
-
-    struct Obstacle: Encodable, Sendable {
-        var id: UUID, type: String, latitude: Double, longitude: Double, sightings: Int, confidence: Double, lastConfirmedAt: Date
-    }
 
     init(_ state: PathDraftState, version: Int64) throws {
         guard let id = state.draftId, let upkeep = state.upkeep else { throw UpkeepError.unknownPath }
         (pathId, condition, override, retired) = (id.uuidString.lowercased(), upkeep.condition.rawValue, upkeep.override?.rawValue, upkeep.retired)
         (openObstacles, self.version) = (upkeep.openObstacles.count, version)
         obstacles = upkeep.obstacles.map {
-            Obstacle(id: $0.id, type: $0.type.rawValue, latitude: $0.latitude, longitude: $0.longitude, sightings: $0.sightings,
-                     confidence: $0.confidence, lastConfirmedAt: $0.lastConfirmedAt)
+            ApprovedPathFeature.Obstacle(id: $0.id, type: $0.type.rawValue, latitude: $0.latitude, longitude: $0.longitude,
+                                         confidence: $0.confidence, sightings: $0.sightings, lastConfirmedAt: $0.lastConfirmedAt)
         }
     }
 }
