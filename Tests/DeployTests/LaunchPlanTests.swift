@@ -81,6 +81,9 @@ struct LaunchPlanTests {
         let alone = narrowed.plannedEnvironment(for: narrowed.entry("gateway")!)
         #expect(alone["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS"] == "none")
         #expect(alone["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] == "auth")
+        // path-review tells authors of review outcomes: its feed is read when it runs.
+        let paths = Self.plan(available: ["auth", "tour-management", "path-review", "gateway"])
+        #expect(paths.plannedEnvironment(for: paths.entry("gateway")!)["WAYPOINT_GATEWAY_NOTIFICATIONS_PRODUCERS"] == "tour-management,path-review")
     }
 
     @Test("--kafka switches every service to Kafka; the reference data directory goes to every service")

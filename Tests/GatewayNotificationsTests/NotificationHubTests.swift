@@ -171,7 +171,8 @@ struct NotificationHubTests {
             Issue.record("expected the embedded transport")
             return
         }
-        #expect(producers == [EmbeddedFeed(source: "tour-management", baseURL: "http://127.0.0.1:8082", internalToken: "t")])
+        #expect(producers == [EmbeddedFeed(source: "tour-management", baseURL: "http://127.0.0.1:8082", internalToken: "t"),
+                              EmbeddedFeed(source: "path-review", baseURL: "http://127.0.0.1:8083", internalToken: "t")])
         #expect(auth?.baseURL == "http://127.0.0.1:8081")
 
         let custom = try NotificationHubConfiguration.fromEnvironment(internalToken: "t", environment: [

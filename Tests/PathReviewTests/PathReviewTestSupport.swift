@@ -28,20 +28,29 @@ enum PathReviewApp {
         return logger
     }
 
+    static let internalToken = "internal-token-for-path-review-tests"
+
     static func with(_ backend: TestBackend = .sqlite,
                      _ body: @escaping @Sendable (any TestClientProtocol, PathReviewServer) async throws -> Void) async throws {
-        let directory = TemporaryDirectory("waypoint-path-review")
-        defer { directory.remove() }
-        let configuration = PathReviewConfiguration(
-            service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: "internal-token-for-path-review-tests",
-                                          logLevel: .warning),
-            runtime: try backend.runtime("path-review", in: directory), extracts: [])
-        try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
-            let server = try await PathReviewServer.assemble(configuration, storage: storage, roads: PathReviewTestNetwork.roads, logger: quiet)
-            let app = try server.application(
-                metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
-                logger: quiet)
-            try await app.test(.router) { client in try await body(client, server) }
+        try await with(backend) { client, server, _ in try await body(client, server) }
+    }
+
+    /// The same with auth's stand-in, whose feed the service's `waypoint.auth` consumer reads (erasures).
+    static func with(_ backend: TestBackend = .sqlite,
+                     _ body: @escaping @Sendable (any TestClientProtocol, PathReviewServer, AuthFeedStub) async throws -> Void) async throws {
+        try await AuthFeedStub.with(internalToken: internalToken, logger: quiet) { auth in
+            let directory = TemporaryDirectory("waypoint-path-review")
+            defer { directory.remove() }
+            let configuration = PathReviewConfiguration(
+                service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: internalToken, logLevel: .warning),
+                runtime: try backend.runtime("path-review", in: directory), endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [])
+            try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
+                let server = try await PathReviewServer.assemble(configuration, storage: storage, roads: PathReviewTestNetwork.roads, logger: quiet)
+                let app = try server.application(
+                    metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
+                    logger: quiet)
+                try await app.test(.router) { client in try await body(client, server, auth) }
+            }
         }
     }
 

@@ -68,28 +68,11 @@ struct SlowWeather: WeatherProvider {
     }
 }
 
-/// A stand-in for auth: its embedded feed (the log the test appends `UserErased` to).
-struct AuthFeedStub: Sendable {
+extension AuthFeedStub {
     static let token = "internal-token-for-record-trip-tests"
-    let storage: ServiceStorage
-    let url: URL
-
-    func erase(_ user: UUID) async throws {
-        let event = try NewEvent(eventType: UserErased.eventType, schemaVersion: UserErased.schemaVersion,
-                                 encoding: UserErased(userId: user, erasedAt: Date()))
-        _ = try await storage.store.append([event], to: "user-\(user.uuidString.lowercased())", expectedVersion: .any)
-    }
 
     static func with<T: Sendable>(_ body: @escaping @Sendable (AuthFeedStub) async throws -> T) async throws -> T {
-        try await TestBackend.sqlite.withServiceStorage("auth", logger: TripApp.quiet) { storage in
-            try await LoopbackServer.run({ reportPort in
-                try ServiceApplication(
-                    configuration: ServiceConfiguration(serviceName: "auth", port: 0, internalToken: token, logLevel: .warning),
-                    metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:]), logger: TripApp.quiet,
-                    onServerRunning: { reportPort($0.localAddress!.port!) }
-                ) { routes in storage.addFeedRoutes(to: routes) }
-            }, body: { port in try await body(AuthFeedStub(storage: storage, url: URL(string: "http://127.0.0.1:\(port)")!)) })
-        }
+        try await with(internalToken: token, logger: TripApp.quiet, body)
     }
 }
 

@@ -65,7 +65,7 @@ struct NotificationTests {
         try await Self.withStorage(backend) { storage in
             let store = AnyEventStore(storage.store)
             let sources = try await Self.appendTriggers(store)
-            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: MediaTestSupport.quiet)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
             try await notifier.catchUp()
 
             let buyer = try await Self.notifications(of: Self.buyer, in: store)
@@ -92,12 +92,12 @@ struct NotificationTests {
         try await Self.withStorage(backend) { storage in
             let store = AnyEventStore(storage.store)
             _ = try await Self.appendTriggers(store)
-            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: MediaTestSupport.quiet)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
             try await notifier.catchUp()
             let head = try await store.headPosition()
             try await notifier.catchUp()  // a restart: from the checkpoint, nothing new
             // A crash between append and checkpoint: the whole log is reacted to again.
-            let forgetful = UserNotifier(store: store, checkpoints: ForgetfulCheckpoints(), logger: MediaTestSupport.quiet)
+            let forgetful = UserNotifier(store: store, checkpoints: ForgetfulCheckpoints(), rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
             try await forgetful.catchUp()
             try await forgetful.catchUp()
             #expect(try await store.headPosition() == head)
@@ -122,7 +122,7 @@ struct NotificationTests {
             let store = AnyEventStore(storage.store)
             try await store.append(NewEvent(eventType: PurchaseCompleted.eventType, payload: Data(#"{"purchaseId":"nope"}"#.utf8)),
                                    to: "access-x", expectedVersion: .any)
-            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: MediaTestSupport.quiet)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
             await #expect(throws: (any Error).self) { try await notifier.catchUp() }
             guard case .failed(_, let eventPosition, _) = notifier.status else {
                 Issue.record("expected failed, got \(notifier.status)")
@@ -137,7 +137,7 @@ struct NotificationTests {
     func live() async throws {
         try await Self.withStorage(.sqlite) { storage in
             let store = AnyEventStore(storage.store)
-            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: MediaTestSupport.quiet)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
             let group = ServiceGroup(configuration: .init(services: [notifier], logger: MediaTestSupport.quiet))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }

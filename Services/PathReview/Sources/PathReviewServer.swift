@@ -8,11 +8,10 @@ import RoadNetwork
 import ServiceKit
 import ServiceLifecycle
 
-/// The assembled `path-review` service. This version serves the streets of its own road network (`/v1/streets`) and
-/// the cyclists' private path drafts (`/v1/paths/drafts`, the `path_drafts` read model) and their review
-/// (`/v1/paths/review-queue`, the `review_queue` read model); the approved network (issue 20's later points) joins it
-/// here with its stores and read models. Its log and the relay
-/// to `waypoint.paths` are in place: the published set grows with those events.
+/// The assembled `path-review` service: the streets of its own road network (`/v1/streets`), the cyclists' private path
+/// drafts (`/v1/paths/drafts`, the `path_drafts` read model) and their review (`/v1/paths/review-queue`, the
+/// `review_queue` read model), the approved network (`/v1/paths`, `approved_paths`) and its upkeep; drafts from rides
+/// (`waypoint.trips`), erasures (`waypoint.auth`); relays to `waypoint.paths` and `waypoint.notifications`.
 public struct PathReviewServer: Sendable {
     public let configuration: PathReviewConfiguration
     public let storage: ServiceStorage
@@ -35,6 +34,12 @@ public struct PathReviewServer: Sendable {
     public let networkLookup: any ApprovedNetworkLookup
     /// Reads of single approved paths (`GET /v1/paths/{id}`).
     public let networkReads: any ApprovedNetworkReads
+    /// The `waypoint.auth` consumer (erased authors).
+    public let erasedAuthors: any ConsumerService
+    /// Carries out the erasures the consumer recorded.
+    public let authorErasure: AuthorErasureWorker
+    /// Tells authors of review outcomes (`waypoint.notifications`, ``PathNotificationRules``).
+    public let notifier: UserNotifier
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -60,9 +65,18 @@ public struct PathReviewServer: Sendable {
         let rideSubmissions = storage.settings.kafkaBrokers == nil && recordTripURL == nil ? nil
             : try storage.consuming(.trips, producerURL: recordTripURL, internalToken: configuration.service.internalToken,
                                     sqlite: SQLiteRideSubmissionsHandler(), postgres: PostgresRideSubmissionsHandler(), logger: logger)
+        let erasedAuthors = try storage.consuming(.auth, producerURL: configuration.authURL, internalToken: configuration.service.internalToken,
+                                                  sqlite: SQLiteErasedUsersHandler(.erasedAuthors), postgres: PostgresErasedUsersHandler(.erasedAuthors),
+                                                  logger: logger)
+        let erasures: any ErasedUsersStore = storage.backend(sqlite: { SQLiteErasedUsersStore(database: $0, tables: .erasedAuthors) },
+                                                             postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedAuthors) })
+        let authorErasure = AuthorErasureWorker(drafts: drafts, store: erasures, draftList: draftList, checkpoints: storage.checkpoints, logger: logger)
+        let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints,
+                                    rules: PathNotificationRules.notification(for:), logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
-                                approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore)
+                                approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore,
+                                erasedAuthors: erasedAuthors, authorErasure: authorErasure, notifier: notifier)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -78,14 +92,16 @@ public struct PathReviewServer: Sendable {
             return [$0, RideDraftWorker(rides: rides, store: RideSubmissionStores.open(self.storage), logger: logger)]
         } ?? []
         readiness.register(approvedNetwork)
+        readiness.register(notifier)
+        readiness.register(erasedAuthors)
         let streets = StreetRoutes(catalog: roads.streets)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
-            background: try storage.publishing(topic: Topic.paths.name, include: PathReviewEvents.isPublished, logger: logger)
-                + [draftList, reviewQueue, approvedNetwork] + rideWorkers
+            background: try storage.publishing(PathReviewEvents.topics, logger: logger)
+                + [draftList, reviewQueue, approvedNetwork, notifier, erasedAuthors, authorErasure] + rideWorkers
                 + [ObstacleFadeSweep(drafts: drafts, lookup: networkLookup, fadeDays: configuration.obstacleFadeDays, logger: logger)],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
@@ -94,14 +110,14 @@ public struct PathReviewServer: Sendable {
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
             UpkeepRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads)).addRoutes(to: router)
             ApprovedPathRoutes(reads: networkReads, lookup: networkLookup).addRoutes(to: router)
-            storage.addFeedRoutes(to: router, include: PathReviewEvents.isPublished)
+            storage.addFeedRoutes(to: router, include: PathReviewEvents.isServedByFeed)
         }
     }
 }
 
 /// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
-/// `Shared/Contracts/Paths` (emitted so far: `PathApproved` and the approved draft's obstacles as
-/// `PathObstacleConfirmed`; status changes, later sightings, resolutions and retirements come with issue 20 point 6). Drafts and review steps stay in the service's log.
+/// `Shared/Contracts/Paths`. Drafts, review steps and reports stay in the service's log; the authors' notifications
+/// go to `waypoint.notifications`.
 public enum PathReviewEvents {
     public static let publishedTypes: Set<String> = [
         PathApproved.eventType, PathStatusChanged.eventType, PathObstacleConfirmed.eventType, PathObstacleResolved.eventType,
@@ -110,4 +126,12 @@ public enum PathReviewEvents {
 
     /// Whether the envelope goes to `waypoint.paths`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
+
+    /// What the embedded feed serves: `waypoint.paths`' events and the authors' notifications (consumers keep the
+    /// types they know; the gateway's push stream keeps only `UserNotified`).
+    public static func isServedByFeed(_ envelope: EventEnvelope) -> Bool { isPublished(envelope) || UserNotifications.isNotification(envelope) }
+
+    /// The relays on Kafka: the published language to `waypoint.paths`, review outcomes to `waypoint.notifications`.
+    public static let topics = [PublishedTopic(Topic.paths.name, include: isPublished),
+                                PublishedTopic(Topic.notifications.name, include: UserNotifications.isNotification)]
 }

@@ -43,7 +43,7 @@ public struct RecordTripServer: Sendable {
         let trips = storage.projection(sqlite: SQLiteTripsProjection(), postgres: PostgresTripsProjection(), logger: logger)
         try await trips.prepare()
         let erasedRiders = try storage.consuming(.auth, producerURL: configuration.authURL, internalToken: configuration.service.internalToken,
-                                                 sqlite: SQLiteErasedRidersHandler(), postgres: PostgresErasedRidersHandler(), logger: logger)
+                                                 sqlite: SQLiteErasedUsersHandler(.erasedRiders), postgres: PostgresErasedUsersHandler(.erasedRiders), logger: logger)
         let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
                                                                 internalToken: configuration.service.internalToken, logger: logger)
         return RecordTripServer(configuration: configuration, storage: storage, stores: stores, network: roads.network, commands: commands,

@@ -81,7 +81,7 @@ public struct TourManagementServer: Sendable {
         let reviews = ReviewCommands(storage: storage, stores: stores, now: now)
         let favourites = Favourites(store: store, catalog: catalog, now: now)
         let erasures = ErasureWorker(reviews: reviews, store: stores.erasures, after: [readModels.reviews], logger: logger)
-        let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, logger: logger)
+        let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: logger)
         let userNames: @Sendable ([UUID]) async -> [UUID: String] = { ids in await guideProfiles.publicGuides(ids).compactMapValues(\.name) }
         let readiness = Readiness()
         readiness.register(guideAccounts)
@@ -165,7 +165,7 @@ public enum TourManagementEvents {
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
 
     /// What tour-management publishes on `waypoint.notifications`: the `UserNotified` events of its `UserNotifier`.
-    public static func isNotification(_ envelope: EventEnvelope) -> Bool { envelope.eventType == UserNotified.eventType }
+    public static func isNotification(_ envelope: EventEnvelope) -> Bool { UserNotifications.isNotification(envelope) }
 
     /// What the embedded feed serves: both topics' events (consumers keep the types they know; the gateway's notification
     /// hub keeps only `UserNotified`).

@@ -27,6 +27,12 @@ public struct NotificationKind: RawRepresentable, Codable, Sendable, Hashable, C
     public static let reviewHidden = NotificationKind(rawValue: "review.hidden")
     /// The tour's guide replied to the recipient's review (`data`: `tourId`, `reviewId`).
     public static let reviewReplied = NotificationKind(rawValue: "review.replied")
+    /// A moderator approved the recipient's path draft: it is on the network (`data`: `draftId`, `pathId` — the same id).
+    public static let pathApproved = NotificationKind(rawValue: "path.approved")
+    /// A moderator rejected the recipient's path draft, with a reason (`data`: `draftId`).
+    public static let pathRejected = NotificationKind(rawValue: "path.rejected")
+    /// A moderator sent the recipient's path draft back with the changes asked for (`data`: `draftId`).
+    public static let pathChangesRequested = NotificationKind(rawValue: "path.changes-requested")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

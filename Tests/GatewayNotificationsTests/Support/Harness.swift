@@ -33,7 +33,7 @@ struct NotificationProducer: Sendable {
         return try await ServiceStorage.withOpen(settings, logger: quiet) { storage in
             let producer = NotificationProducer(storage: storage)
             return try await LoopbackServer.run({ reportPort in
-                let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints, logger: quiet)
+                let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: quiet)
                 return try ServiceApplication(
                     configuration: ServiceConfiguration(serviceName: serviceName, port: 0, internalToken: token, logLevel: .warning),
                     background: try storage.publishing(TourManagementEvents.topics, logger: quiet) + [notifier], logger: quiet,

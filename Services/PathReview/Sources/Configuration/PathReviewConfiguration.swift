@@ -38,6 +38,9 @@ public struct PathReviewConfiguration: Sendable {
         self.claimDuration = claimDuration
     }
 
+    /// The base URL of auth, whose feed tells of erased users on the embedded transport (`WAYPOINT_AUTH_URL`).
+    public var authURL: URL { endpoints.baseURL(of: "auth") ?? ServiceEndpoints.defaultBaseURLs["auth"]! }
+
     /// Where the road network's cache is kept.
     public var roadCacheDirectory: String { runtime.dataDirectory.appendingPathComponent("path-review-roads", isDirectory: true).path }
 

@@ -23,11 +23,12 @@ extension PathDraftAggregate {
         case let .decide(moderator, outcome, note, at):
             let id = try reviewable(s, by: moderator)
             guard let claim = s.claim, claim.moderatorId == moderator, claim.expiresAt > at else { throw ReviewError.claimRequired }
-            let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at))
+            let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at,
+                                                                   authorId: s.authorId, name: s.content?.name))
             guard outcome == .approve, let content = s.content else { return [decided] }
             return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
         case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle,
-             .fadeObstacle:
+             .fadeObstacle, .eraseAuthor:
             return try decide(command, s)
         }
     }
@@ -87,7 +88,7 @@ extension PathDraftAggregate {
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
         case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported,
-             .statusOverridden, .statusChanged, .retired: break
+             .statusOverridden, .statusChanged, .retired, .authorErased: break
         }
         return s
     }

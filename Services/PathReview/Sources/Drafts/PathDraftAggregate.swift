@@ -56,6 +56,8 @@ public enum PathDraftEvent: Sendable, Hashable {
     case statusChanged(PathStatusChanged)
     /// Published: the path left the network.
     case retired(PathRetired)
+    /// The author's account was erased (in the log only).
+    case authorErased(PathDraftAuthorErased)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -84,6 +86,8 @@ public enum PathDraftCommand: Sendable {
     case resolveObstacle(moderator: UUID, obstacleId: UUID, at: Date)
     /// The fading sweep: the obstacle fades when it is still open and was last confirmed before `cutoff`.
     case fadeObstacle(obstacleId: UUID, cutoff: Date, at: Date)
+    /// `author`'s account was erased (``AuthorErasureWorker``); nothing when the draft is not theirs (any more).
+    case eraseAuthor(author: UUID, at: Date)
 }
 
 /// One stream per draft. Only its author sees or changes it, and only as a draft (new or sent back); a deleted draft is
@@ -111,6 +115,7 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathStatusOverridden.self, PathDraftEvent.statusOverridden)
         .registering(PathStatusChanged.self, PathDraftEvent.statusChanged)
         .registering(PathRetired.self, PathDraftEvent.retired)
+        .registering(PathDraftAuthorErased.self, PathDraftEvent.authorErased)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -131,6 +136,7 @@ public enum PathDraftAggregate: Aggregate {
         case .statusOverridden(let e): e
         case .statusChanged(let e): e
         case .retired(let e): e
+        case .authorErased(let e): e
         }
     }
 
@@ -147,6 +153,9 @@ public enum PathDraftAggregate: Aggregate {
             s = applyUpkeep(applyReview(s, event), event)
         case .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
             s = applyUpkeep(s, event)
+        case .authorErased(let e):
+            s.authorId = nil
+            if e.withdrawn { (s.deleted, s.content, s.claim, s.updatedAt) = (true, nil, nil, e.erasedAt) }
         }
         return s
     }
@@ -169,6 +178,9 @@ public enum PathDraftAggregate: Aggregate {
             return try decideReview(command, s)
         case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle, .fadeObstacle:
             return try decideUpkeep(command, s)
+        case let .eraseAuthor(author, at):
+            guard let id = s.draftId, s.authorId == author else { return [] }
+            return [.authorErased(PathDraftAuthorErased(draftId: id, withdrawn: s.deleted || s.currentStage != .approved, erasedAt: at))]
         }
     }
 }

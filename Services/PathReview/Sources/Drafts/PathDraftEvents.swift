@@ -24,3 +24,13 @@ public struct PathDraftDeleted: EventPayload, Hashable {
     public var draftId: UUID
     public var deletedAt: Date
 }
+
+/// The draft's author erased their account (`UserErased` from `waypoint.auth`): the draft no longer belongs to anyone.
+/// A draft that was not on the network (`withdrawn`: new, sent back, in review, rejected) goes with them — out of the
+/// queue and every list; an approved path stays on the network, authorless.
+public struct PathDraftAuthorErased: EventPayload, Hashable {
+    public static let eventType = "PathDraftAuthorErased"
+    public var draftId: UUID
+    public var withdrawn: Bool
+    public var erasedAt: Date
+}

@@ -27,6 +27,23 @@ public struct PathDraftRoutes: Sendable {
         group.put(":id", use: replace)
         group.delete(":id", use: delete)
         group.post(":id/publish", use: publish)
+        group.get(":id/history", use: history)
+    }
+
+    /// `GET /v1/paths/drafts/{id}/history?after=&limit=`: every step of the path's life, oldest first — for its author
+    /// and, once published, for moderators and admins (who also see who acted).
+    @Sendable func history(_ request: Request, context: ServiceRequestContext) async throws -> PathHistoryResponse {
+        let identity = try context.requireIdentity()
+        let caller = try context.requireCallerID()
+        let query = request.uri.queryParameters
+        var validator = Validator()
+        let limit = query.get("limit").map { Int($0) ?? -1 } ?? 100
+        validator.range(limit, field: "limit", 1...500)
+        let after = query.get("after").map { Int64($0) ?? -1 } ?? 0
+        validator.require(after >= 0, field: "after", code: "out-of-range", message: "must be a version (0 or more), the nextAfter of a page")
+        try validator.check()
+        return try await drafts.history(try Self.draftID(context), caller: caller, moderating: identity.role == .moderator || identity.role == .admin,
+                                        after: after, limit: limit)
     }
 
     /// `POST /v1/paths/drafts/{id}/publish`: the draft enters the review queue (stage `in-review`).

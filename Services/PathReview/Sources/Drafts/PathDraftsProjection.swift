@@ -38,7 +38,7 @@ enum PathDraftRowFold {
                 (e.content.name, e.content.condition, e.content.route.lengthMetres, e.content.obstacles.count, e.revisedAt, version)
             row.sortKey = e.revisedAt.microsecondsSince1970
             return row
-        case .deleted:
+        case .deleted, .authorErased:
             return nil
         case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
             return existing
@@ -73,6 +73,7 @@ enum PathDraftRowFold {
         case .statusOverridden(let e): e.pathId
         case .statusChanged(let e): e.pathId
         case .retired(let e): e.pathId
+        case .authorErased(let e): e.draftId
         }
     }
 

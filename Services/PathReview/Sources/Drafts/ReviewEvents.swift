@@ -42,6 +42,10 @@ public struct PathReviewDecided: EventPayload, Hashable {
     /// The reason (reject) or the changes asked for (send back); optional for approve.
     public var note: String?
     public var decidedAt: Date
+    /// The draft's author and its name when decided: what the author's notification is made of (a pure function of
+    /// this event, ``PathNotificationRules``); `nil` in decisions recorded before they were carried.
+    public var authorId: UUID? = nil
+    public var name: String? = nil
 }
 
 /// Where a draft stands.

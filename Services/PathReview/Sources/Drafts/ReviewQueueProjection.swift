@@ -31,7 +31,7 @@ enum ReviewQueueFold {
             guard var row = existing else { return nil }
             (row.claim, row.version) = (ReviewClaim(moderatorId: e.moderatorId, expiresAt: e.expiresAt), version)
             return row
-        case .decided, .deleted, .pathApproved: return nil
+        case .decided, .deleted, .pathApproved, .authorErased: return nil
         case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
             return existing
         case .created, .revised: return existing

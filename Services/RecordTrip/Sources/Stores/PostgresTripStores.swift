@@ -53,30 +53,3 @@ public struct PostgresTripReadStore: TripReadStore {
         return result
     }
 }
-
-/// ``RiderErasureStore`` in the service's PostgreSQL database.
-public struct PostgresRiderErasureStore: RiderErasureStore {
-    let database: PostgresServiceDatabase
-
-    /// The store over `database` (its tables exist once the migrations and projections ran).
-    public init(database: PostgresServiceDatabase) {
-        self.database = database
-    }
-
-    public func pendingRiders() async throws -> [UUID] {
-        guard try await database.tableExists("erased_riders") else { return [] }
-        var riders: [UUID] = []
-        for try await (id) in try await database.client.query("""
-            SELECT user_id FROM erased_riders WHERE user_id NOT IN (SELECT user_id FROM rider_erasures_applied) LIMIT 100
-            """, logger: database.logger).decode(UUID.self) {
-            riders.append(id)
-        }
-        return riders
-    }
-
-    public func markApplied(_ rider: UUID) async throws {
-        try await database.client.query("""
-            INSERT INTO rider_erasures_applied (user_id, applied_at) VALUES (\(rider), now()) ON CONFLICT (user_id) DO NOTHING
-            """, logger: database.logger)
-    }
-}

@@ -7,7 +7,7 @@ import Messaging
 ///
 /// | table | what | store |
 /// |---|---|---|
-/// | `rider_erasures_applied` | erased riders whose key and trips are gone | ``RiderErasureStore`` |
+/// | `rider_erasures_applied` | erased riders whose key and trips are gone | ``ErasedUsersStore`` |
 public enum RecordTripMigrations {
     /// Every migration, in order.
     public static let all: ServiceMigrations = {
@@ -27,13 +27,18 @@ public struct RecordTripStores: Sendable {
     /// The `trips` read model's reads.
     public let trips: any TripReadStore
     /// Erased riders still to handle.
-    public let erasures: any RiderErasureStore
+    public let erasures: any ErasedUsersStore
 
     /// Applies ``RecordTripMigrations``, then opens every store.
     public static func open(_ storage: ServiceStorage) async throws -> RecordTripStores {
         try await storage.migrate(RecordTripMigrations.all)
         return storage.backend(
-            sqlite: { RecordTripStores(trips: SQLiteTripReadStore(database: $0), erasures: SQLiteRiderErasureStore(database: $0)) },
-            postgres: { RecordTripStores(trips: PostgresTripReadStore(database: $0), erasures: PostgresRiderErasureStore(database: $0)) })
+            sqlite: { RecordTripStores(trips: SQLiteTripReadStore(database: $0), erasures: SQLiteErasedUsersStore(database: $0, tables: .erasedRiders)) },
+            postgres: { RecordTripStores(trips: PostgresTripReadStore(database: $0), erasures: PostgresErasedUsersStore(database: $0, tables: .erasedRiders)) })
     }
+}
+
+extension ErasedUsersTables {
+    /// record-trip's: `erased_riders` (the `waypoint.auth` consumer) and `rider_erasures_applied`.
+    public static let erasedRiders = ErasedUsersTables(erased: "erased_riders", applied: "rider_erasures_applied")
 }

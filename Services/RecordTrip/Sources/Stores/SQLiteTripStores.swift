@@ -45,29 +45,3 @@ public struct SQLiteTripReadStore: TripReadStore {
         }
     }
 }
-
-/// ``RiderErasureStore`` in the embedded SQLite database.
-public struct SQLiteRiderErasureStore: RiderErasureStore {
-    let database: SQLiteServiceDatabase
-
-    /// The store over `database` (its tables exist once the migrations and projections ran).
-    public init(database: SQLiteServiceDatabase) {
-        self.database = database
-    }
-
-    public func pendingRiders() async throws -> [UUID] {
-        try await database.read { db in
-            guard try db.tableExists("erased_riders") else { return [] }
-            return try String.fetchAll(db, sql: """
-                SELECT user_id FROM erased_riders WHERE user_id NOT IN (SELECT user_id FROM rider_erasures_applied) LIMIT 100
-                """).compactMap(UUID.init(uuidString:))
-        }
-    }
-
-    public func markApplied(_ rider: UUID) async throws {
-        try await database.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO rider_erasures_applied (user_id, applied_at_us) VALUES (?, ?)",
-                           arguments: [rider.uuidString.lowercased(), Date().microsecondsSince1970])
-        }
-    }
-}

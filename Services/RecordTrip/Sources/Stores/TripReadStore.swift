@@ -12,11 +12,3 @@ public protocol TripReadStore: Sendable {
     /// Trips whose finish was recorded and whose analysis was not, up to `limit`.
     func analysisPending(limit: Int) async throws -> [UUID]
 }
-
-/// Erased riders (from `waypoint.auth`) whose trips are still to remove (``RiderErasureWorker``).
-public protocol RiderErasureStore: Sendable {
-    /// Up to 100 erased riders not yet handled.
-    func pendingRiders() async throws -> [UUID]
-    /// Records that `rider`'s key and trips are gone (idempotent).
-    func markApplied(_ rider: UUID) async throws
-}

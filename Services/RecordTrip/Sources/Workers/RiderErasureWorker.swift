@@ -12,14 +12,14 @@ import ServiceLifecycle
 public struct RiderErasureWorker: Service {
     let commands: TripCommands
     let reads: any TripReadStore
-    let store: any RiderErasureStore
+    let store: any ErasedUsersStore
     let trips: any ProjectionRunning
     let checkpoints: any CheckpointStore
     let interval: Duration
     let logger: Logger
 
     /// The worker over the trip commands, the `trips` read model's reads and the erasures still to carry out.
-    public init(commands: TripCommands, reads: any TripReadStore, store: any RiderErasureStore, trips: any ProjectionRunning,
+    public init(commands: TripCommands, reads: any TripReadStore, store: any ErasedUsersStore, trips: any ProjectionRunning,
                 checkpoints: any CheckpointStore, interval: Duration = .seconds(2), logger: Logger) {
         self.commands = commands
         self.reads = reads
@@ -40,7 +40,7 @@ public struct RiderErasureWorker: Service {
     /// Erases every rider marked erased and not yet handled; returns how many.
     @discardableResult
     public func applyPending() async throws -> Int {
-        let pending = try await store.pendingRiders()
+        let pending = try await store.pending()
         for rider in pending {
             try await commands.seal.erase(rider)
             try await waitForTripsReadModel()

@@ -1,9 +1,7 @@
 import Contracts
-import Crypto
 import EventSourcing
 import Foundation
-
-extension UserNotified: EventPayload {}
+import Messaging
 
 /// Which events of tour-management's log notify someone, and what they are told: a pure function of one stored event.
 ///
@@ -14,22 +12,14 @@ extension UserNotified: EventPayload {}
 /// | `ReviewHidden` with reason `moderation` | the review's author | `review.hidden` |
 /// | `ReviewReplied` | the review's author (from the stream `review-<tourId>-<userId>`) | `review.replied` |
 ///
-/// The notification id (and event id) is derived from the source event's id (``notificationID(for:)``), and every field
+/// The notification id (and event id) is derived from the source event's id (``UserNotifications/notificationID(for:)``), and every field
 /// is taken from the source event, so deciding again gives the same bytes and an append of it is an idempotent retry.
 public enum UserNotificationRules {
-    /// The stream of a user's notifications in this service's log (and their Kafka key): `notifications-<userId>`.
-    public static func streamID(user: UUID) -> String {
-        "notifications-\(user.uuidString.lowercased())"
-    }
+    /// The stream of a user's notifications (``UserNotifications/streamID(user:)``).
+    public static func streamID(user: UUID) -> String { UserNotifications.streamID(user: user) }
 
-    /// The name space of derived notification ids (a version 4 UUID fixed once, never changed).
-    static let namespace = UUID(uuidString: "6f1d3c52-8b0e-4a57-9c1f-2d7e5a9b4c30")!
-
-    /// The id of the notification caused by the event `sourceEventID`: a name-based UUID (RFC 9562 §5.5, version 5,
-    /// SHA-1) of the text `user-notified:<source event id>` in ``namespace``.
-    public static func notificationID(for sourceEventID: UUID) -> UUID {
-        UUID.nameBased(namespace: namespace, name: "user-notified:\(sourceEventID.uuidString.lowercased())")
-    }
+    /// The id of the notification caused by the event `sourceEventID` (``UserNotifications/notificationID(for:)``).
+    public static func notificationID(for sourceEventID: UUID) -> UUID { UserNotifications.notificationID(for: sourceEventID) }
 
     private enum Trigger: Sendable {
         case purchaseCompleted(PurchaseCompleted)
@@ -97,18 +87,4 @@ public enum UserNotificationRules {
     }
 
     private static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
-}
-
-extension UUID {
-    /// A name-based UUID (RFC 9562 §5.5, version 5): the first 16 bytes of SHA-1(namespace ‖ name) with the version
-    /// and variant bits set. The same namespace and name always give the same id.
-    static func nameBased(namespace: UUID, name: String) -> UUID {
-        var input = withUnsafeBytes(of: namespace.uuid) { Data($0) }
-        input.append(contentsOf: Array(name.utf8))
-        var bytes = Array(Insecure.SHA1.hash(data: input).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
 }

@@ -6,31 +6,38 @@ import ServiceKit
 import ServiceLifecycle
 import Synchronization
 
-/// The reactor that turns events of tour-management's own log into `UserNotified` events in the same log (stream
-/// `notifications-<userId>`), which leave on `waypoint.notifications` (Kafka) or through the embedded feed.
+/// The reactor that turns events of a service's own log into `UserNotified` events in the same log (stream
+/// `notifications-<userId>`, ``UserNotifications/streamID(user:)``), which leave on `waypoint.notifications` (Kafka) or
+/// through the embedded feed. Which events notify whom is the service's `rules`: a pure function of one stored event
+/// (tour-management's purchases and reviews, path-review's review decisions).
 ///
 /// It follows the log from its checkpoint `reactor:user_notifications` like a projection follows it, appends the
 /// notifications of a batch (``UserNotificationRules``), then stores the checkpoint. A crash between the append and the
-/// checkpoint repeats the batch: the notification's event id is derived from the source event's id and its payload
-/// from the source event alone, so the repeat is an idempotent retry and nothing is notified twice. A trigger whose
+/// checkpoint repeats the batch: the notification's event id is derived from the source event's id
+/// (``UserNotifications/notificationID(for:)``) and its payload from the source event alone, so the repeat is an idempotent retry and nothing is notified twice. A trigger whose
 /// payload cannot be read stops the notifier loudly (error log, status failed, readiness 503); storage errors are
 /// retried every second.
 public final class UserNotifier: Service, Sendable {
     /// The checkpoint under which the reacted-to position is stored.
     public static let checkpointName = "reactor:user_notifications"
 
+    /// The notification `event` causes, or `nil`; throws when a trigger's payload cannot be read.
+    public typealias Rules = @Sendable (EventEnvelope) throws -> UserNotified?
+
     let store: AnyEventStore
     let checkpoints: any CheckpointStore
+    let rules: Rules
     let batchSize: Int
     let retryDelay: Duration
     let logger: Logger
     private let state = Mutex(ProjectionStatus.starting)
 
-    /// Creates the notifier over a service's log and checkpoints.
-    public init(store: AnyEventStore, checkpoints: any CheckpointStore, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
+    /// Creates the notifier over a service's log and checkpoints, deciding with `rules`.
+    public init(store: AnyEventStore, checkpoints: any CheckpointStore, rules: @escaping Rules, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
                 logger: Logger = Logger(label: "waypoint.user-notifier")) {
         self.store = store
         self.checkpoints = checkpoints
+        self.rules = rules
         self.batchSize = batchSize
         self.retryDelay = retryDelay
         self.logger = logger
@@ -88,7 +95,7 @@ public final class UserNotifier: Service, Sendable {
         for event in batch {
             let notification: UserNotified
             do {
-                guard let decided = try UserNotificationRules.notification(for: event) else { continue }
+                guard let decided = try rules(event) else { continue }
                 notification = decided
             } catch {
                 let reason = "\(error)"
@@ -104,7 +111,7 @@ public final class UserNotifier: Service, Sendable {
                                      actorID: "system:user-notifier", traceparent: source.metadata.traceparent)
         let event = try notification.newEvent(id: notification.notificationId, metadata: metadata)
         do {
-            try await store.append(event, to: UserNotificationRules.streamID(user: notification.userId), expectedVersion: .any)
+            try await store.append(event, to: UserNotifications.streamID(user: notification.userId), expectedVersion: .any)
         } catch EventStoreError.duplicateEventID {
             // Appended before with other content (an older wording of the rules): that one stands.
             logger.notice("notification already appended with other content; keeping the stored one",
