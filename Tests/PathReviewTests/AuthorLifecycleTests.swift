@@ -100,7 +100,8 @@ struct AuthorLifecycleTests {
             let theirs = try await client.sendJSON(.get, "/v1/paths/drafts/\(id)/history", token: moderator)
             #expect((theirs.json["entries"] as? [[String: Any]])?[2]["actorId"] as? String == moderatorID.uuidString.lowercased())
             #expect(try await client.sendJSON(.get, "/v1/paths/drafts/\(id)/history", token: stranger).status == 404)
-            let unpublished = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server), token: author)
+            let unpublished = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server, name: "unpublished"),
+                                                        token: author)
             let hidden = try #require(unpublished.json["id"] as? String)
             #expect(try await client.sendJSON(.get, "/v1/paths/drafts/\(hidden)/history", token: moderator).status == 404,
                     "a draft never published is its author's alone")
@@ -124,7 +125,7 @@ struct AuthorLifecycleTests {
             let other = try await TokenForge.token(UUID())
             let approved = try await Self.decided(client, server, author: author, moderator: moderator, name: "Hafen loop", outcome: "approve")
             let waiting = try await ReviewRoutesTests.publish(client, server, token: author, name: "waiting")
-            let fresh = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server), token: author)
+            let fresh = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server, name: "fresh"), token: author)
             let kept = try await ReviewRoutesTests.publish(client, server, token: other, name: "someone else's")
             _ = try await client.waitForJSON("/v1/paths/drafts", listing: 3, under: "drafts", token: author, timeout: .seconds(20))
 

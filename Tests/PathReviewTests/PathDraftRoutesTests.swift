@@ -7,10 +7,13 @@ import Testing
 
 @Suite("path-review: drafts over HTTP")
 struct PathDraftRoutesTests {
-    /// A draft of the whole first Hafenstraße street with a pothole on its first point (the point is on the route by
-    /// construction: a vertex of the street).
+    /// A draft of a whole street with a pothole on its first point (the point is on the route by construction: a
+    /// vertex of the street): the first Hafenstraße for names starting "Hafen", another compatible Krems street (of one
+    /// edge, so its first point is on the route) for every other name (once a path is approved along a street, no
+    /// second draft may cover it).
     static func body(_ server: PathReviewServer, name: String = "Hafen loop", condition: String = "medium") throws -> String {
-        let hafen = try #require(server.roads.streets.search("Hafenstraße", offset: 0, limit: 1).entries.first)
+        let hafen = try #require(name.hasPrefix("Hafen") ? server.roads.streets.search("Hafenstraße", offset: 0, limit: 1).entries.first
+                                                      : street(for: name, server))
         let first = server.roads.network.graph.shape(of: hafen.street.edges[0])[0]
         return """
             {"name":"\(name)","condition":"\(condition)","details":{"segregatedFromCars":false,"surface":"asphalt","lit":true},
@@ -20,6 +23,17 @@ struct PathDraftRoutesTests {
     }
 
     static func etag(_ reply: JSONReply) -> String? { reply.headers[.eTag] }
+
+    /// A compatible one-edge street of 150 m–1.5 km in Krems chosen by the name (the same name, the same street).
+    static func street(for name: String, _ server: PathReviewServer) -> StreetCatalog.Entry? {
+        let candidates = server.roads.streets.index.streets.compactMap { server.roads.streets.street(id: $0.id) }
+            .filter { $0.compatibility.compatible && $0.street.edges.count == 1 && (150...1_500).contains($0.length) && $0.street.south > 48.35 && $0.street.north < 48.45
+                && $0.street.name != "Hafenstraße" }
+            .sorted { $0.street.id < $1.street.id }
+        guard !candidates.isEmpty else { return nil }
+        let key = name.unicodeScalars.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1.value)) &* 1099511628211 }
+        return candidates[Int(key % UInt64(candidates.count))]
+    }
 
     @Test("create, read, replace with If-Match, delete: the author's draft with its route, obstacles and ETag", arguments: TestBackend.enabled)
     func lifecycle(backend: TestBackend) async throws {

@@ -9,7 +9,7 @@ import Testing
 struct ReviewRoutesTests {
     static func publish(_ client: any TestClientProtocol, _ server: PathReviewServer, token: String, name: String) async throws -> String {
         let created = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server, name: name), token: token)
-        let id = try #require(created.json["id"] as? String)
+        let id = try #require(created.json["id"] as? String, "\(name): \(created.json)")
         let published = try await client.sendJSON(.post, "/v1/paths/drafts/\(id)/publish", token: token)
         #expect(published.status == 200 && published.json["stage"] as? String == "in-review")
         return id

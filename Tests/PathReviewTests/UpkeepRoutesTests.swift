@@ -77,7 +77,7 @@ struct UpkeepRoutesTests {
             #expect(try await client.sendJSON(.post, "/v1/paths/\(id)/retire", token: cyclist).status == 403)
             #expect(try await client.sendJSON(.post, "/v1/paths/\(UUID())/condition-reports", json: body, token: cyclist).json["code"] as? String == "unknown-path")
             #expect(try await client.sendJSON(.post, "/v1/paths/not-a-uuid/retire", token: moderator).status == 404)
-            let draft = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server), token: cyclist)
+            let draft = try await client.sendJSON(.post, "/v1/paths/drafts", json: try PathDraftRoutesTests.body(server, name: "unpublished"), token: cyclist)
             let draftId = try #require(draft.json["id"] as? String)
             #expect(try await client.sendJSON(.post, "/v1/paths/\(draftId)/condition-reports", json: body, token: cyclist).status == 404, "a draft is no approved path")
             let bad = try await client.sendJSON(.post, "/v1/paths/\(id)/condition-reports", json: #"{"condition":"great"}"#, token: cyclist)

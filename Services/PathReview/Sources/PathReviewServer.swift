@@ -34,6 +34,8 @@ public struct PathReviewServer: Sendable {
     public let networkLookup: any ApprovedNetworkLookup
     /// Reads of single approved paths (`GET /v1/paths/{id}`).
     public let networkReads: any ApprovedNetworkReads
+    /// Streets' compatibility now (the catalogue with approved paths and moderators' marks).
+    public let streetStatus: StreetStatus
     /// The `waypoint.auth` consumer (erased authors).
     public let erasedAuthors: any ConsumerService
     /// Carries out the erasures the consumer recorded.
@@ -55,9 +57,10 @@ public struct PathReviewServer: Sendable {
         try await reviewQueue.prepare()
         let approvedNetwork = storage.projection(sqlite: SQLiteApprovedNetworkProjection(), postgres: PostgresApprovedNetworkProjection(), logger: logger)
         try await approvedNetwork.prepare()
-        let networkStore: any ApprovedNetworkLookup & ApprovedNetworkReads = storage.backend(
+        let networkStore: any ApprovedNetworkLookup & ApprovedNetworkReads & StreetOverlayReads = storage.backend(
             sqlite: { SQLiteApprovedNetworkStore(database: $0) }, postgres: { PostgresApprovedNetworkStore(database: $0) })
         let networkLookup: any ApprovedNetworkLookup = networkStore
+        let streetStatus = StreetStatus(catalog: roads.streets, overlay: networkStore)
         let drafts = PathDrafts(store: AnyEventStore(storage.store), reads: stores.drafts, queue: stores.queue,
                                 claimDuration: configuration.claimDuration, now: now)
         let rides = RideDrafts(drafts: drafts, resolver: RideDraftResolver(roads: roads), logger: logger)
@@ -75,7 +78,7 @@ public struct PathReviewServer: Sendable {
                                     rules: PathNotificationRules.notification(for:), logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
-                                approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore,
+                                approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore, streetStatus: streetStatus,
                                 erasedAuthors: erasedAuthors, authorErasure: authorErasure, notifier: notifier)
     }
 
@@ -89,13 +92,15 @@ public struct PathReviewServer: Sendable {
         readiness.register(reviewQueue)
         let rideWorkers: [any Service] = rideSubmissions.map {
             readiness.register($0)
-            return [$0, RideDraftWorker(rides: rides, store: RideSubmissionStores.open(self.storage), logger: logger)]
+            let stored = RideSubmissionStores.open(self.storage)
+            return [$0, RideDraftWorker(rides: rides, store: stored, logger: logger),
+                    RideSightingWorker(drafts: drafts, lookup: networkLookup, store: stored, network: approvedNetwork, logger: logger)]
         } ?? []
         readiness.register(approvedNetwork)
         readiness.register(notifier)
         readiness.register(erasedAuthors)
-        let streets = StreetRoutes(catalog: roads.streets)
-        let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads))
+        let streets = StreetRoutes(catalog: roads.streets, status: streetStatus, store: AnyEventStore(storage.store), now: drafts.now)
+        let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads), status: streetStatus)
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,

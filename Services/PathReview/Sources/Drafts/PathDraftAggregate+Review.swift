@@ -28,7 +28,7 @@ extension PathDraftAggregate {
             guard outcome == .approve, let content = s.content else { return [decided] }
             return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
         case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle,
-             .fadeObstacle, .eraseAuthor:
+             .fadeObstacle, .eraseAuthor, .rideSighting, .reportGone:
             return try decide(command, s)
         }
     }
@@ -88,7 +88,7 @@ extension PathDraftAggregate {
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
         case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported,
-             .statusOverridden, .statusChanged, .retired, .authorErased: break
+             .statusOverridden, .statusChanged, .retired, .authorErased, .obstacleSighted, .obstacleGoneReported: break
         }
         return s
     }

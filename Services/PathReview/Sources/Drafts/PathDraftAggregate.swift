@@ -58,6 +58,10 @@ public enum PathDraftEvent: Sendable, Hashable {
     case retired(PathRetired)
     /// The author's account was erased (in the log only).
     case authorErased(PathDraftAuthorErased)
+    /// A ride saw an obstacle on the path (in the log only; its `obstacleConfirmed` follows).
+    case obstacleSighted(PathObstacleSighted)
+    /// A cyclist reported an open obstacle gone (in the log only; the deciding report's `obstacleResolved` follows).
+    case obstacleGoneReported(PathObstacleGoneReported)
 }
 
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
@@ -86,6 +90,10 @@ public enum PathDraftCommand: Sendable {
     case resolveObstacle(moderator: UUID, obstacleId: UUID, at: Date)
     /// The fading sweep: the obstacle fades when it is still open and was last confirmed before `cutoff`.
     case fadeObstacle(obstacleId: UUID, cutoff: Date, at: Date)
+    /// A ride's obstacle (record-trip's `ObstacleConfirmed`, id `sightingId`) lies on this path.
+    case rideSighting(sightingId: UUID, type: PathObstacleType, latitude: Double, longitude: Double, at: Date)
+    /// A signed-in cyclist reports an open obstacle gone.
+    case reportGone(user: UUID, obstacleId: UUID, at: Date)
     /// `author`'s account was erased (``AuthorErasureWorker``); nothing when the draft is not theirs (any more).
     case eraseAuthor(author: UUID, at: Date)
 }
@@ -116,6 +124,8 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathStatusChanged.self, PathDraftEvent.statusChanged)
         .registering(PathRetired.self, PathDraftEvent.retired)
         .registering(PathDraftAuthorErased.self, PathDraftEvent.authorErased)
+        .registering(PathObstacleSighted.self, PathDraftEvent.obstacleSighted)
+        .registering(PathObstacleGoneReported.self, PathDraftEvent.obstacleGoneReported)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -137,6 +147,8 @@ public enum PathDraftAggregate: Aggregate {
         case .statusChanged(let e): e
         case .retired(let e): e
         case .authorErased(let e): e
+        case .obstacleSighted(let e): e
+        case .obstacleGoneReported(let e): e
         }
     }
 
@@ -151,7 +163,8 @@ public enum PathDraftAggregate: Aggregate {
             (s.deleted, s.content, s.updatedAt) = (true, nil, e.deletedAt)
         case .submitted, .claimed, .decided, .pathApproved, .obstacleConfirmed:
             s = applyUpkeep(applyReview(s, event), event)
-        case .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
+        case .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired, .obstacleSighted,
+             .obstacleGoneReported:
             s = applyUpkeep(s, event)
         case .authorErased(let e):
             s.authorId = nil
@@ -176,7 +189,8 @@ public enum PathDraftAggregate: Aggregate {
             return [.deleted(PathDraftDeleted(draftId: id, deletedAt: at))]
         case .submit, .claim, .decide:
             return try decideReview(command, s)
-        case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle, .fadeObstacle:
+        case .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle, .fadeObstacle, .rideSighting,
+             .reportGone:
             return try decideUpkeep(command, s)
         case let .eraseAuthor(author, at):
             guard let id = s.draftId, s.authorId == author else { return [] }

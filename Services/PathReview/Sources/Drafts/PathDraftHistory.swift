@@ -10,12 +10,12 @@ public struct PathHistoryEntry: Codable, Sendable, Hashable {
     /// The event's version in the draft's stream (what `after=` pages by).
     public var version: Int64
     /// `created`, `revised`, `deleted`, `published`, `claimed`, `decided`, `approved`, `obstacle-confirmed`,
-    /// `obstacle-resolved`, `condition-reported`, `obstacle-reported`, `status-overridden`, `status-changed`, `retired`,
-    /// `author-erased`.
+    /// `obstacle-resolved`, `condition-reported`, `obstacle-reported`, `obstacle-sighted`, `obstacle-gone-reported`,
+    /// `status-overridden`, `status-changed`, `retired`, `author-erased`.
     public var type: String
     public var at: Date
-    /// Who did it: `author`, `moderator`, `cyclist` (a report on the approved path) or `system` (the rules, the fading
-    /// sweep, rides).
+    /// Who did it: `author`, `moderator`, `cyclist` (a report on the approved path), `ride` (an obstacle a ride
+    /// detected, from record-trip, naming no one) or `system` (the rules, the fading sweep, an erasure).
     public var actor: String
     /// The moderator's or reporting cyclist's id — shown to moderators and admins only (an author sees roles).
     public var actorId: String?
@@ -97,6 +97,14 @@ public struct PathHistoryEntry: Codable, Sendable, Hashable {
             return made
         case .retired: return entry("retired", "moderator")
         case .authorErased: return entry("author-erased", "system")
+        case .obstacleSighted(let e):
+            var made = entry("obstacle-sighted", "ride")
+            (made.obstacleId, made.obstacleType) = (e.obstacleId.uuidString.lowercased(), e.type.rawValue)
+            return made
+        case .obstacleGoneReported(let e):
+            var made = entry("obstacle-gone-reported", "cyclist", id: e.reporterId)
+            made.obstacleId = e.obstacleId.uuidString.lowercased()
+            return made
         }
     }
 }
@@ -122,7 +130,13 @@ extension PathDrafts {
         var entries: [PathHistoryEntry] = []
         for envelope in events.prefix(limit) {
             guard let event = try PathDraftAggregate.eventTypes.decode(envelope) else { continue }
-            entries.append(PathHistoryEntry.make(event, version: envelope.streamVersion, at: envelope.recordedAt, showIDs: moderating))
+            var entry = PathHistoryEntry.make(event, version: envelope.streamVersion, at: envelope.recordedAt, showIDs: moderating)
+            // Resolved right after a cyclist's "gone" report: the cyclists resolved it, not a moderator.
+            if entry.type == "obstacle-resolved", let previous = entries.last, previous.type == "obstacle-gone-reported",
+               previous.obstacleId == entry.obstacleId {
+                entry.actor = "cyclist"
+            }
+            entries.append(entry)
         }
         let next = events.count > limit ? events.prefix(limit).last?.streamVersion : nil
         return PathHistoryResponse(draftId: id.uuidString.lowercased(), entries: entries, nextAfter: next)

@@ -15,6 +15,9 @@ import ServiceKit
 /// - each obstacle lies within ``obstacleTolerance`` of the route, and is placed at its projection onto it.
 public struct PathDraftPlanner: Sendable {
     let roads: PathReviewRoads
+    /// The streets' compatibility now (``StreetStatus``), where it differs from the catalogue's: covered by approved
+    /// paths, marked by a moderator. Streets not in it are judged by the catalogue alone.
+    var compatibilities: [Int64: StreetCompatibility] = [:]
 
     public static let maximumPieces = 50
     public static let maximumLinePoints = RoadRouter.maximumViaPoints + 2
@@ -28,6 +31,14 @@ public struct PathDraftPlanner: Sendable {
     /// A planner over `roads`.
     public init(roads: PathReviewRoads) {
         self.roads = roads
+    }
+
+    /// This planner judging streets by `compatibilities` (what ``StreetStatus/compatibilities(of:)`` says of the
+    /// draft's streets now).
+    public func judging(_ compatibilities: [Int64: StreetCompatibility]) -> PathDraftPlanner {
+        var copy = self
+        copy.compatibilities = compatibilities
+        return copy
     }
 
     /// The route of `pieces` and the obstacles placed on it; throws a 422 ``Problem`` listing every invalid field.
@@ -71,8 +82,9 @@ public struct PathDraftPlanner: Sendable {
             validator.require(false, field: "streetId", code: "unknown-street", message: "no street has this id")
             return nil
         }
-        validator.require(entry.compatibility.compatible, field: "streetId", code: "incompatible-street",
-                          message: "\(entry.street.name) cannot carry a bike path (\(entry.compatibility.reasons.map(\.rawValue).joined(separator: ", ")))")
+        let compatibility = compatibilities[id] ?? entry.compatibility
+        validator.require(compatibility.compatible, field: "streetId", code: "incompatible-street",
+                          message: "\(entry.street.name) cannot carry a bike path (\(compatibility.reasons.map(\.rawValue).joined(separator: ", ")))")
         validator.require((from == nil) == (to == nil), field: from == nil ? "from" : "to", code: "required",
                           message: "give both from and to, or neither for the whole street")
         let stretch = StreetStretch(graph: roads.network.graph, street: entry.street)
@@ -86,7 +98,7 @@ public struct PathDraftPlanner: Sendable {
                               message: "from and to meet the street at the same junction; pick points farther apart")
             ends = a.flatMap { a in b.map { (a, $0) } }
         }
-        guard entry.compatibility.compatible, let (a, b) = ends, a != b, let arcs = stretch.arcs(from: a, to: b), !arcs.isEmpty else { return nil }
+        guard compatibility.compatible, let (a, b) = ends, a != b, let arcs = stretch.arcs(from: a, to: b), !arcs.isEmpty else { return nil }
         return DraftLeg(graph: roads.network.graph, arcs: arcs)
     }
 

@@ -50,6 +50,11 @@ struct PathDraftBody: Codable, Sendable {
     /// The most obstacles one draft carries.
     static let maximumObstacles = 100
 
+    /// The ids of its street pieces when there are not too many pieces to plan (what ``StreetStatus`` is asked about).
+    var streetIDs: [Int64] {
+        pieces.count <= PathDraftPlanner.maximumPieces ? pieces.compactMap(\.streetId) : []
+    }
+
     /// The draft's content with its route, or a 422 listing every problem of the body and of its pieces on the network
     /// at once (the network checks run when every piece and obstacle is well formed and there are not too many pieces).
     func content(planner: PathDraftPlanner) throws -> PathDraftContent {

@@ -8,14 +8,21 @@ import ServiceKit
 public struct PathDraftRoutes: Sendable {
     let drafts: PathDrafts
     let planner: PathDraftPlanner
+    let status: StreetStatus
 
     static let defaultLimit = 20
     static let maximumLimit = 100
 
-    /// The routes over the drafts feature, resolving pieces with `planner`.
-    public init(drafts: PathDrafts, planner: PathDraftPlanner) {
+    /// The routes over the drafts feature, resolving pieces with `planner` and judging streets by `status` now.
+    public init(drafts: PathDrafts, planner: PathDraftPlanner, status: StreetStatus) {
         self.drafts = drafts
         self.planner = planner
+        self.status = status
+    }
+
+    /// The body's content planned on the network, its streets judged as they are now (approved paths, marks).
+    func content(of body: PathDraftBody) async throws -> PathDraftContent {
+        try body.content(planner: planner.judging(try await status.compatibilities(of: body.streetIDs)))
     }
 
     /// Mounts every draft route.
@@ -55,7 +62,7 @@ public struct PathDraftRoutes: Sendable {
     /// `POST /v1/paths/drafts`: 201 with the draft, `Location` and `ETag`.
     @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<PathDraftResponse> {
         let (author, metadata) = try Self.caller(context)
-        let content = try await request.decode(as: PathDraftBody.self, context: context).content(planner: planner)
+        let content = try await self.content(of: try await request.decode(as: PathDraftBody.self, context: context))
         return try Self.respond(try await drafts.create(UUID.v7(), author: author, content: content, metadata: metadata), status: .created)
     }
 
@@ -72,7 +79,7 @@ public struct PathDraftRoutes: Sendable {
             throw Problem(status: HTTPResponse.Status(code: 428, reasonPhrase: "Precondition Required"), code: "if-match-required",
                           title: "If-Match required", detail: "Send the draft's ETag as If-Match: a draft is replaced only at the version you read.")
         }
-        let content = try await request.decode(as: PathDraftBody.self, context: context).content(planner: planner)
+        let content = try await self.content(of: try await request.decode(as: PathDraftBody.self, context: context))
         return try Self.respond(try await drafts.revise(id, author: author, content: content, ifMatch: version, metadata: metadata))
     }
 

@@ -40,7 +40,8 @@ enum PathDraftRowFold {
             return row
         case .deleted, .authorErased:
             return nil
-        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
+        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired,
+             .obstacleSighted, .obstacleGoneReported:
             return existing
         case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
@@ -74,6 +75,8 @@ enum PathDraftRowFold {
         case .statusChanged(let e): e.pathId
         case .retired(let e): e.pathId
         case .authorErased(let e): e.draftId
+        case .obstacleSighted(let e): e.pathId
+        case .obstacleGoneReported(let e): e.pathId
         }
     }
 

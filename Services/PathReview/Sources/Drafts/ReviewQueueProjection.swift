@@ -32,7 +32,8 @@ enum ReviewQueueFold {
             (row.claim, row.version) = (ReviewClaim(moderatorId: e.moderatorId, expiresAt: e.expiresAt), version)
             return row
         case .decided, .deleted, .pathApproved, .authorErased: return nil
-        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired:
+        case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired,
+             .obstacleSighted, .obstacleGoneReported:
             return existing
         case .created, .revised: return existing
         }

@@ -11,6 +11,8 @@ public enum ApprovedNetworkEvent: Sendable {
     case obstacleConfirmed(PathObstacleConfirmed)
     case obstacleResolved(PathObstacleResolved)
     case retired(PathRetired)
+    /// A moderator marked a street incompatible, or lifted the mark.
+    case streetChanged(StreetCompatibilityChanged)
 
     /// The event in `envelope`, or `nil` for a type the `approved_paths` read model does not fold.
     public static func decode(_ envelope: EventEnvelope) throws -> ApprovedNetworkEvent? {
@@ -23,6 +25,7 @@ public enum ApprovedNetworkEvent: Sendable {
         .registering(PathObstacleConfirmed.self) { .obstacleConfirmed($0) }
         .registering(PathObstacleResolved.self) { .obstacleResolved($0) }
         .registering(PathRetired.self) { .retired($0) }
+        .registering(StreetCompatibilityChanged.self) { .streetChanged($0) }
 }
 
 /// Shared pieces of both backends' fold: the box of a geometry and the node pairs of a path (smaller id first).
@@ -50,11 +53,12 @@ enum ApprovedNetworkFold {
 }
 
 /// The `approved_paths` read model on SQLite: approved paths (retired ones leave it), an R*Tree of their boxes, their
-/// node pairs, and their open obstacles.
+/// node pairs, their open obstacles, and the streets moderators marked incompatible (`street_marks`, a row while the
+/// mark holds) — the overlay on the road network that drafts and street listings read.
 public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles"]
-    public var schemaVersion: Int { 1 }
+    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks"]
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -71,6 +75,7 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
                 last_confirmed_us INTEGER NOT NULL, obstacle TEXT NOT NULL);
             CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id);
             CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id);
+            CREATE TABLE \(t("street_marks")) (street_id INTEGER PRIMARY KEY, marked_us INTEGER NOT NULL);
             """)
     }
 
@@ -89,6 +94,13 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
         case .obstacleResolved(let e):
             try db.execute(sql: "DELETE FROM \(t("approved_path_obstacles")) WHERE obstacle_id = ?", arguments: [Self.id(e.obstacleId)])
         case .retired(let e): try remove(Self.id(e.pathId), db, t)
+        case .streetChanged(let e):
+            if e.compatible {
+                try db.execute(sql: "DELETE FROM \(t("street_marks")) WHERE street_id = ?", arguments: [e.streetId])
+            } else {
+                try db.execute(sql: "INSERT OR REPLACE INTO \(t("street_marks")) (street_id, marked_us) VALUES (?, ?)",
+                               arguments: [e.streetId, e.changedAt.microsecondsSince1970])
+            }
         }
     }
 
@@ -121,8 +133,8 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 /// with a GiST index.
 public struct PostgresApprovedNetworkProjection: PostgresProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles"]
-    public var schemaVersion: Int { 1 }
+    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles", "street_marks"]
+    public var schemaVersion: Int { 2 }
 
     /// Creates it.
     public init() {}
@@ -145,6 +157,7 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
             """,
             "CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id)",
             "CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id)",
+            "CREATE TABLE \(t("street_marks")) (street_id bigint PRIMARY KEY, marked_us bigint NOT NULL)",
         ] {
             try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
@@ -169,6 +182,17 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
         case .obstacleResolved(let e):
             try await connection.query("DELETE FROM \(unescaped: obstacles) WHERE obstacle_id = \(e.obstacleId)", logger: connection.logger)
         case .retired(let e): try await remove(e.pathId, connection, t)
+        case .streetChanged(let e):
+            let marks = t("street_marks")
+            if e.compatible {
+                try await connection.query("DELETE FROM \(unescaped: marks) WHERE street_id = \(e.streetId)", logger: connection.logger)
+            } else {
+                let at = e.changedAt.microsecondsSince1970
+                try await connection.query("""
+                    INSERT INTO \(unescaped: marks) (street_id, marked_us) VALUES (\(e.streetId), \(at))
+                    ON CONFLICT (street_id) DO UPDATE SET marked_us = excluded.marked_us
+                    """, logger: connection.logger)
+            }
         }
     }
 

@@ -11,6 +11,10 @@ public protocol RideSubmissionStore: Sendable {
     func pending() async throws -> [RideSubmittedAsPathDraft]
     /// Records that the ride of `draftId` was handled (idempotent).
     func markDone(_ draftId: UUID) async throws
+    /// Up to 100 ride sightings (record-trip's `ObstacleConfirmed`) not yet counted, in arrival order.
+    func pendingSightings() async throws -> [ObstacleConfirmed]
+    /// Records that sighting `obstacleId` was counted (idempotent).
+    func markSightingDone(_ obstacleId: UUID) async throws
 }
 
 /// The store on the configured backend.
@@ -43,6 +47,20 @@ public struct SQLiteRideSubmissionStore: RideSubmissionStore {
             try db.execute(sql: "UPDATE ride_submissions SET done = 1 WHERE draft_id = ?", arguments: [draftId.uuidString.lowercased()])
         }
     }
+
+    public func pendingSightings() async throws -> [ObstacleConfirmed] {
+        let texts = try await database.read { db -> [String] in
+            guard try db.tableExists("ride_sightings") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT sighting FROM ride_sightings WHERE done = 0 ORDER BY seq LIMIT 100")
+        }
+        return try texts.map(RideSubmissionCoding.sighting)
+    }
+
+    public func markSightingDone(_ obstacleId: UUID) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE ride_sightings SET done = 1 WHERE obstacle_id = ?", arguments: [obstacleId.uuidString.lowercased()])
+        }
+    }
 }
 
 /// ``RideSubmissionStore`` in the service's PostgreSQL database.
@@ -66,5 +84,19 @@ public struct PostgresRideSubmissionStore: RideSubmissionStore {
 
     public func markDone(_ draftId: UUID) async throws {
         try await database.client.query("UPDATE ride_submissions SET done = true WHERE draft_id = \(draftId)", logger: database.logger)
+    }
+
+    public func pendingSightings() async throws -> [ObstacleConfirmed] {
+        guard try await database.tableExists("ride_sightings") else { return [] }
+        var sightings: [ObstacleConfirmed] = []
+        for try await (text) in try await database.client.query(
+            "SELECT sighting FROM ride_sightings WHERE NOT done ORDER BY seq LIMIT 100", logger: database.logger).decode(String.self) {
+            sightings.append(try RideSubmissionCoding.sighting(text))
+        }
+        return sightings
+    }
+
+    public func markSightingDone(_ obstacleId: UUID) async throws {
+        try await database.client.query("UPDATE ride_sightings SET done = true WHERE obstacle_id = \(obstacleId)", logger: database.logger)
     }
 }

@@ -69,6 +69,24 @@ public struct StreetCatalog: Sendable {
         index.lines(of: street)
     }
 
+    /// One node pair per edge of `street` (`[min, max]` OSM node ids of the edge's middle shape segment): what decides
+    /// whether approved paths cover it.
+    public func representativeSegments(of street: StreetIndex.Street) -> [[Int64]] {
+        let graph = index.graph
+        return street.edges.map { edge in
+            let first = Int(graph.edgeShapeStarts[edge]), last = Int(graph.edgeShapeStarts[edge + 1]) - 1
+            let middle = first + max(0, last - first - 1) / 2
+            let a = graph.shapeNodeIDs[middle], b = graph.shapeNodeIDs[min(middle + 1, last)]
+            return [min(a, b), max(a, b)]
+        }
+    }
+
+    /// The OSM node sequence of each edge of `street` (what `StreetCompatibilityChanged` carries).
+    public func osmNodes(of street: StreetIndex.Street) -> [[Int64]] {
+        let graph = index.graph
+        return street.edges.map { edge in Array(graph.shapeNodeIDs[Int(graph.edgeShapeStarts[edge])..<Int(graph.edgeShapeStarts[edge + 1])]) }
+    }
+
     private func entry(_ street: StreetIndex.Street, distance: Double?) -> Entry {
         Entry(street: street, compatibility: compatibilities[street.id] ?? StreetCompatibility(reasons: []),
               length: lengths[street.id] ?? 0, distance: distance)

@@ -27,6 +27,30 @@ public struct PathObstacleReported: EventPayload, Hashable {
     public var reportedAt: Date
 }
 
+/// A ride saw an obstacle on an approved path: record-trip's published `ObstacleConfirmed` (which names no rider),
+/// placed on this path by its OSM node pair or position (stays in the log); the confirmation it made follows it.
+/// `sightingId`: record-trip's obstacle id, what makes a redelivered sighting count once.
+public struct PathObstacleSighted: EventPayload, Hashable {
+    public static let eventType = "PathObstacleSighted"
+    public var pathId: UUID
+    public var obstacleId: UUID
+    public var sightingId: UUID
+    public var type: PathObstacleType
+    public var latitude: Double
+    public var longitude: Double
+    public var seenAt: Date
+}
+
+/// A signed-in cyclist reported an open obstacle gone (stays in the log: it names them). The second cyclist's report
+/// since the obstacle's last confirmation resolves it (``PathDraftAggregate/goneReportsToResolve``).
+public struct PathObstacleGoneReported: EventPayload, Hashable {
+    public static let eventType = "PathObstacleGoneReported"
+    public var pathId: UUID
+    public var obstacleId: UUID
+    public var reporterId: UUID
+    public var reportedAt: Date
+}
+
 /// A moderator set (`condition`) or lifted (`nil`) an override of a path's published condition (stays in the log).
 public struct PathStatusOverridden: EventPayload, Hashable {
     public static let eventType = "PathStatusOverridden"
@@ -54,6 +78,10 @@ public struct PathUpkeepState: Codable, Sendable, Hashable {
     /// Open obstacles' ids.
     public var openObstacles: [UUID] { obstacles.map(\.id) }
     public var retired = false
+    /// The ride sightings counted so far (the newest ``PathDraftAggregate/keptSightings``): a redelivery adds nothing.
+    public var rideSightings: [UUID]? = nil
+    /// Per open obstacle, the cyclists who reported it gone since its last confirmation.
+    public var goneReports: [UUID: [UUID]]? = nil
 }
 
 
@@ -81,6 +109,11 @@ public enum UpkeepError: Error, Sendable, Hashable, ProblemConvertible {
 extension PathDraftAggregate {
     /// Condition reports a path's state keeps.
     public static let keptReports = 200
+    /// Ride sighting ids a path's state keeps for deduplication (record-trip sends each once; a redelivery comes soon).
+    public static let keptSightings = 1_000
+    /// Distinct cyclists who must report an obstacle gone (since its last confirmation) for it to be resolved; a
+    /// moderator resolves at once.
+    public static let goneReportsToResolve = 2
 
     static func decideUpkeep(_ command: PathDraftCommand, _ s: PathDraftState) throws -> [PathDraftEvent] {
         guard let id = s.draftId, let upkeep = s.upkeep else { throw UpkeepError.unknownPath }
@@ -104,6 +137,19 @@ extension PathDraftAggregate {
             guard let open = upkeep.obstacles.first(where: { $0.id == obstacleId }) else { throw UpkeepError.unknownObstacle }
             return sighting(ObstacleSighting(type: open.type, latitude: open.latitude, longitude: open.longitude, seenAt: at),
                             offset: nil, on: id, s, reported: nil)
+        case let .rideSighting(sightingId, type, latitude, longitude, at):
+            guard !(upkeep.rideSightings ?? []).contains(sightingId) else { return [] }
+            let events = sighting(ObstacleSighting(type: type, latitude: latitude, longitude: longitude, seenAt: at), offset: nil, on: id, s, reported: nil)
+            guard case .obstacleConfirmed(let confirmed)? = events.last else { return events }
+            return [.obstacleSighted(PathObstacleSighted(pathId: id, obstacleId: confirmed.obstacleId, sightingId: sightingId, type: type,
+                                                         latitude: latitude, longitude: longitude, seenAt: at))] + events
+        case let .reportGone(user, obstacleId, at):
+            guard upkeep.openObstacles.contains(obstacleId) else { throw UpkeepError.unknownObstacle }
+            let reporters = upkeep.goneReports?[obstacleId] ?? []
+            guard !reporters.contains(user) else { return [] }
+            let reported = PathDraftEvent.obstacleGoneReported(PathObstacleGoneReported(pathId: id, obstacleId: obstacleId, reporterId: user, reportedAt: at))
+            guard reporters.count + 1 >= goneReportsToResolve else { return [reported] }
+            return [reported, .obstacleResolved(PathObstacleResolved(obstacleId: obstacleId, pathId: id, resolution: .resolved, resolvedAt: at))]
         case let .resolveObstacle(_, obstacleId, at):
             guard upkeep.openObstacles.contains(obstacleId) else { throw UpkeepError.unknownObstacle }
             return [.obstacleResolved(PathObstacleResolved(obstacleId: obstacleId, pathId: id, resolution: .resolved, resolvedAt: at))]
@@ -169,8 +215,23 @@ extension PathDraftAggregate {
                 upkeep.obstacles.append(OpenObstacle(id: e.obstacleId, type: type, latitude: e.latitude, longitude: e.longitude,
                                                      sightings: e.sightings, confidence: e.confidence, lastConfirmedAt: e.confirmedAt))
             }
+            upkeep.goneReports?[e.obstacleId] = nil
             s.upkeep = upkeep
-        case .obstacleResolved(let e): s.upkeep?.obstacles.removeAll { $0.id == e.obstacleId }
+        case .obstacleResolved(let e):
+            s.upkeep?.obstacles.removeAll { $0.id == e.obstacleId }
+            s.upkeep?.goneReports?[e.obstacleId] = nil
+        case .obstacleSighted(let e):
+            guard var upkeep = s.upkeep else { break }
+            var seen = (upkeep.rideSightings ?? []) + [e.sightingId]
+            if seen.count > keptSightings { seen.removeFirst(seen.count - keptSightings) }
+            upkeep.rideSightings = seen
+            s.upkeep = upkeep
+        case .obstacleGoneReported(let e):
+            guard var upkeep = s.upkeep else { break }
+            var reports = upkeep.goneReports ?? [:]
+            reports[e.obstacleId, default: []].append(e.reporterId)
+            upkeep.goneReports = reports
+            s.upkeep = upkeep
         case .conditionReported(let e):
             guard var upkeep = s.upkeep else { break }
             upkeep.reports.append(ConditionReport(condition: e.condition, reportedAt: e.reportedAt))

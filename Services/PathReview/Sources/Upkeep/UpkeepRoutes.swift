@@ -25,6 +25,11 @@ extension PathDrafts {
         try await execute(.confirmObstacle(user: user, obstacleId: obstacleId, at: now()), on: id, ifMatch: nil, metadata: metadata)
     }
 
+    /// `user` reports path `id`'s open obstacle `obstacleId` gone (the second cyclist's report resolves it).
+    public func reportGone(_ id: UUID, obstacleId: UUID, user: UUID, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
+        try await execute(.reportGone(user: user, obstacleId: obstacleId, at: now()), on: id, ifMatch: nil, metadata: metadata)
+    }
+
     /// `moderator` resolves path `id`'s open obstacle `obstacleId`.
     public func resolveObstacle(_ id: UUID, obstacleId: UUID, moderator: UUID, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
         try await execute(.resolveObstacle(moderator: moderator, obstacleId: obstacleId, at: now()), on: id, ifMatch: nil, metadata: metadata)
@@ -90,6 +95,7 @@ struct UpkeepRoutes: Sendable {
         signedIn.post(":id/condition-reports", use: report)
         signedIn.post(":id/obstacles", use: reportObstacle)
         signedIn.post(":id/obstacles/:obstacleId/confirm", use: confirmObstacle)
+        signedIn.post(":id/obstacles/:obstacleId/gone", use: reportGone)
         let moderated = routes.authenticated("/v1/paths", requiring: .moderator, .admin)
         moderated.put(":id/status-override", use: override)
         moderated.delete(":id/status-override", use: lift)
@@ -119,6 +125,13 @@ struct UpkeepRoutes: Sendable {
     @Sendable func confirmObstacle(_ request: Request, context: ServiceRequestContext) async throws -> PathUpkeepResponse {
         let (user, metadata) = try PathDraftRoutes.caller(context)
         return try Self.respond(try await drafts.confirmObstacle(try Self.pathID(context), obstacleId: try Self.obstacleID(context), user: user, metadata: metadata))
+    }
+
+    /// `POST /v1/paths/{id}/obstacles/{obstacleId}/gone`: the caller saw it gone; a second cyclist's report (since its
+    /// last confirmation) resolves it. Repeating one's own report changes nothing.
+    @Sendable func reportGone(_ request: Request, context: ServiceRequestContext) async throws -> PathUpkeepResponse {
+        let (user, metadata) = try PathDraftRoutes.caller(context)
+        return try Self.respond(try await drafts.reportGone(try Self.pathID(context), obstacleId: try Self.obstacleID(context), user: user, metadata: metadata))
     }
 
     @Sendable func resolveObstacle(_ request: Request, context: ServiceRequestContext) async throws -> PathUpkeepResponse {
