@@ -41,6 +41,7 @@ struct PathDraftRoutesTests {
             let token = try await TokenForge.token(UUID())
             let created = try await client.sendJSON(.post, "/v1/paths/drafts", json: try Self.body(server), token: token)
             #expect(created.status == 201 && Self.etag(created) == "\"1\"")
+            #expect(created.json["source"] as? String == "manual")
             let id = try #require(created.json["id"] as? String)
             #expect(created.headers[.location] == "/v1/paths/drafts/\(id)")
             #expect((created.json["nodeIds"] as? [Int64])?.count ?? 0 >= 2 && (created.json["lengthMetres"] as? Double ?? 0) > 50)

@@ -10,6 +10,8 @@ public struct PathDraftState: Codable, Sendable, Hashable {
     public var content: PathDraftContent?
     public var createdAt: Date?
     public var updatedAt: Date?
+    /// How it began (`nil`: manual).
+    public var source: PathDraftSource?
     public var deleted = false
     /// `nil` reads as ``PathDraftStage/draft``.
     public var stage: PathDraftStage?
@@ -67,7 +69,7 @@ public enum PathDraftEvent: Sendable, Hashable {
 /// What an author asks of a draft. The content arrives validated and resolved (pieces joined into a route on the
 /// network, obstacles placed on it): the aggregate decides who may do what, not geometry.
 public enum PathDraftCommand: Sendable {
-    case create(draftId: UUID, author: UUID, content: PathDraftContent, at: Date)
+    case create(draftId: UUID, author: UUID, content: PathDraftContent, at: Date, source: PathDraftSource = .manual)
     case revise(author: UUID, content: PathDraftContent, at: Date)
     case delete(author: UUID, at: Date)
     /// The author publishes the draft into the review queue.
@@ -157,6 +159,7 @@ public enum PathDraftAggregate: Aggregate {
         switch event {
         case .created(let e):
             (s.draftId, s.authorId, s.content, s.createdAt, s.updatedAt) = (e.draftId, e.authorId, e.content, e.createdAt, e.createdAt)
+            s.source = e.source
         case .revised(let e):
             (s.content, s.updatedAt) = (e.content, e.revisedAt)
         case .deleted(let e):
@@ -175,9 +178,9 @@ public enum PathDraftAggregate: Aggregate {
 
     public static func decide(_ command: PathDraftCommand, _ s: PathDraftState) throws -> [PathDraftEvent] {
         switch command {
-        case let .create(draftId, author, content, at):
+        case let .create(draftId, author, content, at, source):
             guard s.draftId == nil else { throw PathDraftError.alreadyExists }
-            return [.created(PathDraftCreated(draftId: draftId, authorId: author, content: content, createdAt: at))]
+            return [.created(PathDraftCreated(draftId: draftId, authorId: author, content: content, createdAt: at, source: source))]
         case let .revise(author, content, at):
             guard s.isOwned(by: author), let id = s.draftId else { throw PathDraftError.notFound }
             guard s.currentStage == .draft else { throw ReviewError.notEditable(s.currentStage) }

@@ -1,6 +1,14 @@
 import EventSourcing
 import Foundation
 
+/// How a draft began.
+public enum PathDraftSource: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The cyclist built it from streets and drawn lines.
+    case manual
+    /// The rider sent a recorded ride from record-trip (its matched route and confirmed obstacles).
+    case ride
+}
+
 /// A cyclist started a draft. Drafts are private: these events stay in path-review's log (not on `waypoint.paths`).
 public struct PathDraftCreated: EventPayload, Hashable {
     public static let eventType = "PathDraftCreated"
@@ -8,6 +16,8 @@ public struct PathDraftCreated: EventPayload, Hashable {
     public var authorId: UUID
     public var content: PathDraftContent
     public var createdAt: Date
+    /// `nil` in drafts created before the source was recorded: all of them manual.
+    public var source: PathDraftSource? = nil
 }
 
 /// The author changed the draft (the whole content is recorded: a draft is small, and its history reads plainly).

@@ -27,6 +27,8 @@ struct PathDraftResponse: ResponseEncodable, Sendable {
     var version: Int64
     /// `draft`, `in-review`, `approved`, `rejected`.
     var stage: String
+    /// `manual` (built from streets and lines) or `ride` (sent from a recorded ride).
+    var source: String
     /// The last review decision (a sent-back draft keeps it: the changes asked for).
     var review: Review?
     var attribution = MapDataAttribution.openStreetMap
@@ -54,6 +56,7 @@ struct PathDraftResponse: ResponseEncodable, Sendable {
         }
         (createdAt, updatedAt, self.version) = (created, updated, version)
         stage = state.currentStage.rawValue
+        source = (state.source ?? .manual).rawValue
         review = state.decision.map { Review(outcome: $0.outcome.rawValue, note: $0.note, decidedAt: $0.decidedAt) }
     }
 }
@@ -69,8 +72,10 @@ struct PathDraftSummaryResponse: Codable, Sendable {
     var updatedAt: Date
     var version: Int64
     var stage: String
+    var source: String
 
     init(_ row: PathDraftRow) {
+        source = (row.source ?? .manual).rawValue
         (id, name, condition) = (row.draftId.uuidString.lowercased(), row.name, row.condition.rawValue)
         (lengthMetres, obstacleCount) = ((row.lengthMetres * 10).rounded() / 10, row.obstacleCount)
         (createdAt, updatedAt, version, stage) = (row.createdAt, row.updatedAt, row.version, (row.stage ?? .draft).rawValue)

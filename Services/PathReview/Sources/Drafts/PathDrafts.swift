@@ -52,8 +52,9 @@ public struct PathDrafts: Sendable {
     }
 
     /// Creates draft `id` for `author`; its state and version.
-    public func create(_ id: UUID, author: UUID, content: PathDraftContent, metadata: EventMetadata) async throws -> (PathDraftState, Int64) {
-        try await execute(.create(draftId: id, author: author, content: content, at: now()), on: id, ifMatch: nil, metadata: metadata)
+    public func create(_ id: UUID, author: UUID, content: PathDraftContent, source: PathDraftSource = .manual, metadata: EventMetadata) async throws
+        -> (PathDraftState, Int64) {
+        try await execute(.create(draftId: id, author: author, content: content, at: now(), source: source), on: id, ifMatch: nil, metadata: metadata)
     }
 
     /// Replaces the content of the author's draft `id`, at version `ifMatch` when given.

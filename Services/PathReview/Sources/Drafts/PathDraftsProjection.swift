@@ -21,6 +21,8 @@ public struct PathDraftRow: Codable, Sendable, Hashable {
     /// `updatedAt` in microseconds as the event recorded it: the list's sort column and its cursor's key (the same
     /// integer in both, whatever precision the row's JSON keeps of the date).
     public var sortKey: Int64
+    /// How it began (`nil`: manual).
+    public var source: PathDraftSource? = nil
 }
 
 /// How draft events change a `path_drafts` row (`nil`: the row goes); both backends apply exactly this.
@@ -31,7 +33,7 @@ enum PathDraftRowFold {
             return PathDraftRow(draftId: e.draftId, authorId: e.authorId, name: e.content.name, condition: e.content.condition,
                                 lengthMetres: e.content.route.lengthMetres, obstacleCount: e.content.obstacles.count,
                                 createdAt: e.createdAt, updatedAt: e.createdAt, version: version, stage: nil,
-                                sortKey: e.createdAt.microsecondsSince1970)
+                                sortKey: e.createdAt.microsecondsSince1970, source: e.source)
         case .revised(let e):
             guard var row = existing else { return nil }
             (row.name, row.condition, row.lengthMetres, row.obstacleCount, row.updatedAt, row.version) =

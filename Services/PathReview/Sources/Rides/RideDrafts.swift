@@ -45,7 +45,7 @@ public struct RideDrafts: Sendable {
             return .unplaceable(reasons)
         }
         do {
-            _ = try await drafts.create(ride.draftId, author: ride.riderId, content: content,
+            _ = try await drafts.create(ride.draftId, author: ride.riderId, content: content, source: .ride,
                                         metadata: EventMetadata(actorID: "system:rides"))
         } catch let problem as Problem where problem.code == "version-conflict" {
             return .alreadyExists
