@@ -19,6 +19,13 @@ public struct AuthFeedStub: Sendable {
         _ = try await storage.store.append([event], to: "user-\(user.uuidString.lowercased())", expectedVersion: .any)
     }
 
+    /// auth revoked `session` of `user` (a logout).
+    public func revoke(session: UUID, of user: UUID) async throws {
+        let event = try NewEvent(eventType: SessionRevoked.eventType, schemaVersion: SessionRevoked.schemaVersion,
+                                 encoding: SessionRevoked(sessionId: session, userId: user, reason: .logout, revokedAt: Date()))
+        _ = try await storage.store.append([event], to: "session-\(session.uuidString.lowercased())", expectedVersion: .any)
+    }
+
     /// Runs `body` with the feed listening; it requires `internalToken`, as auth's does.
     public static func with<T: Sendable>(internalToken: String, logger: Logger, _ body: @escaping @Sendable (AuthFeedStub) async throws -> T) async throws -> T {
         try await TestBackend.sqlite.withServiceStorage("auth", logger: logger) { storage in

@@ -157,4 +157,18 @@ struct AuthorLifecycleTests {
             #expect(try await server.stores.queue.page(area: nil, after: nil, limit: 100) == liveQueue, "rebuild = live")
         }
     }
+
+    @Test("a session auth revoked is refused before its token expires")
+    func revokedSession() async throws {
+        try await PathReviewApp.with { (client: any TestClientProtocol, _: PathReviewServer, auth: AuthFeedStub) in
+            let user = UUID(), session = UUID()
+            let token = try await TestSigningKey.primary.sign(TokenForge.claims(subject: user.uuidString.lowercased(),
+                                                                                 sessionId: session.uuidString.lowercased()))
+            #expect(try await client.sendJSON(.get, "/v1/paths/drafts", token: token).status == 200)
+            try await auth.revoke(session: session, of: user)
+            try await eventually(timeout: .seconds(30), interval: .milliseconds(100)) {
+                try await client.sendJSON(.get, "/v1/paths/drafts", token: token).status == 401
+            }
+        }
+    }
 }

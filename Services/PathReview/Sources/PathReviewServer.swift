@@ -38,6 +38,8 @@ public struct PathReviewServer: Sendable {
     public let streetStatus: StreetStatus
     /// The `waypoint.auth` consumer (erased authors).
     public let erasedAuthors: any ConsumerService
+    /// Sessions auth revoked (`waypoint.auth`): their tokens are refused before they expire.
+    public let revokedSessions: RevokedSessionsFeed
     /// Carries out the erasures the consumer recorded.
     public let authorErasure: AuthorErasureWorker
     /// Tells authors of review outcomes (`waypoint.notifications`, ``PathNotificationRules``).
@@ -71,6 +73,8 @@ public struct PathReviewServer: Sendable {
         let erasedAuthors = try storage.consuming(.auth, producerURL: configuration.authURL, internalToken: configuration.service.internalToken,
                                                   sqlite: SQLiteErasedUsersHandler(.erasedAuthors), postgres: PostgresErasedUsersHandler(.erasedAuthors),
                                                   logger: logger)
+        let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
+                                                                internalToken: configuration.service.internalToken, logger: logger)
         let erasures: any ErasedUsersStore = storage.backend(sqlite: { SQLiteErasedUsersStore(database: $0, tables: .erasedAuthors) },
                                                              postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedAuthors) })
         let authorErasure = AuthorErasureWorker(drafts: drafts, store: erasures, draftList: draftList, checkpoints: storage.checkpoints, logger: logger)
@@ -79,7 +83,7 @@ public struct PathReviewServer: Sendable {
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
                                 approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore, streetStatus: streetStatus,
-                                erasedAuthors: erasedAuthors, authorErasure: authorErasure, notifier: notifier)
+                                erasedAuthors: erasedAuthors, revokedSessions: revokedSessions, authorErasure: authorErasure, notifier: notifier)
     }
 
     /// The HTTP application: the street and draft routes and the embedded feed; on Kafka the relay to `waypoint.paths`;
@@ -99,14 +103,15 @@ public struct PathReviewServer: Sendable {
         readiness.register(approvedNetwork)
         readiness.register(notifier)
         readiness.register(erasedAuthors)
+        readiness.register(revokedSessions.consumer)
         let streets = StreetRoutes(catalog: roads.streets, status: streetStatus, store: AnyEventStore(storage.store), now: drafts.now)
         let draftRoutes = PathDraftRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads), status: streetStatus)
         let storage = storage
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
-            openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
+            revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "path-review"),
             background: try storage.publishing(PathReviewEvents.topics, logger: logger)
-                + [draftList, reviewQueue, approvedNetwork, notifier, erasedAuthors, authorErasure] + rideWorkers
+                + [draftList, reviewQueue, approvedNetwork, notifier, erasedAuthors, authorErasure, revokedSessions.consumer] + rideWorkers
                 + [ObstacleFadeSweep(drafts: drafts, lookup: networkLookup, fadeDays: configuration.obstacleFadeDays, logger: logger)],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
