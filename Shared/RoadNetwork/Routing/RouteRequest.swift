@@ -75,3 +75,14 @@ public enum RouteResult: Sendable, Hashable {
         return []
     }
 }
+
+extension RoadPoint {
+    /// The Geo coordinate, `nil` when out of range (never for points of the graph).
+    public var coordinate: Coordinate? { try? Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// Great-circle metres to `other` (Geo's), infinite for an invalid point.
+    public func metres(to other: RoadPoint) -> Double {
+        guard let a = coordinate, let b = other.coordinate else { return .infinity }
+        return a.distance(to: b)
+    }
+}

@@ -71,14 +71,3 @@ struct StreetStretch {
             .metres(to: RoadPoint(latitude: graph.vertexLatitudes[b], longitude: graph.vertexLongitudes[b]))
     }
 }
-
-extension RoadPoint {
-    /// The Geo coordinate, `nil` when out of range (never for points of the graph).
-    var coordinate: Coordinate? { try? Coordinate(latitude: latitude, longitude: longitude) }
-
-    /// Great-circle metres to `other` (Geo's), infinite for an invalid point.
-    func metres(to other: RoadPoint) -> Double {
-        guard let a = coordinate, let b = other.coordinate else { return .infinity }
-        return a.distance(to: b)
-    }
-}
