@@ -75,52 +75,40 @@ struct ObstacleSightingTests {
           arguments: TestBackend.enabled)
     func rides(backend: TestBackend) async throws {
         try await RideConsumerTests.withRecordTrip { recordTrip, url in
-            let directory = TemporaryDirectory("waypoint-path-review-sightings")
-            defer { directory.remove() }
-            let configuration = PathReviewConfiguration(
-                service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: RideConsumerTests.token, logLevel: .warning),
-                runtime: try backend.runtime("path-review", in: directory),
-                endpoints: ServiceEndpoints(baseURLs: ["record-trip": url]), extracts: [])
-            try await ServiceStorage.withOpen(configuration.runtime, logger: PathReviewApp.quiet) { storage in
-                let server = try await PathReviewServer.assemble(configuration, storage: storage, roads: PathReviewTestNetwork.roads,
-                                                                 logger: PathReviewApp.quiet)
-                let app = try server.application(
-                    metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
-                    logger: PathReviewApp.quiet)
-                try await app.test(.router) { client in
-                    let moderator = try await TokenForge.token(UUID(), .moderator)
-                    let id = try await UpkeepRoutesTests.approved(client, server, moderator: moderator)
-                    try await server.approvedNetwork.catchUp()
-                    let state = try await server.drafts.approvedPath(try #require(UUID(uuidString: id)))
-                    let route = try #require(state.content?.route)
-                    let (a, b) = (route.nodeIDs[2], route.nodeIDs[3])
-                    let (mid, far) = (route.coordinates[2], route.coordinates[0])
-                    let onPair = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [b, a], latitude: mid[0], longitude: mid[1], kind: .bump,
-                                                   severity: 0.7, detected: true, confirmedAt: Date())
-                    let byPosition = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [], latitude: far[0], longitude: far[1], kind: .roughSurface,
-                                                       severity: 0.4, detected: true, confirmedAt: Date())
-                    let elsewhere = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [], latitude: 43.73, longitude: 7.42, kind: .pothole,
-                                                      severity: 0.9, detected: false, confirmedAt: Date())
-                    let events = try [onPair, onPair, byPosition, elsewhere].map {
-                        try NewEvent(eventType: ObstacleConfirmed.eventType, schemaVersion: ObstacleConfirmed.schemaVersion, encoding: $0)
-                    }
-                    _ = try await recordTrip.store.append(events, to: "trip-\(UUID())", expectedVersion: .any)
-                    let worker = RideSightingWorker(drafts: server.drafts, lookup: server.networkLookup, store: RideSubmissionStores.open(storage),
-                                                    network: server.approvedNetwork, logger: PathReviewApp.quiet)
-                    let handled = Captured(0)
-                    try await eventually(timeout: .seconds(30), interval: .milliseconds(100)) {
-                        handled.value += try await worker.applyPending()
-                        return handled.value >= 3
-                    }
-                    #expect(handled.value == 3, "the redelivery is one sighting")
-                    let after = try await server.drafts.approvedPath(try #require(UUID(uuidString: id)))
-                    let obstacles = try #require(after.upkeep?.obstacles)
-                    #expect(obstacles.filter { $0.type == .bump }.count == 1 && obstacles.filter { $0.type == .other }.count == 1,
-                            "\(obstacles.map(\.type))")
-                    let log = try await storage.store.readStream(PathDraftAggregate.streamID(try #require(UUID(uuidString: id))))
-                    #expect(log.filter { $0.eventType == PathObstacleSighted.eventType }.count == 2)
-                    #expect(try await worker.applyPending() == 0)
+            try await PathReviewApp.with(backend, endpoints: ["record-trip": url]) { client, server, _ in
+                let storage = server.storage
+                let moderator = try await TokenForge.token(UUID(), .moderator)
+                let id = try await UpkeepRoutesTests.approved(client, server, moderator: moderator)
+                try await server.approvedNetwork.catchUp()
+                let state = try await server.drafts.approvedPath(try #require(UUID(uuidString: id)))
+                let route = try #require(state.content?.route)
+                let (a, b) = (route.nodeIDs[2], route.nodeIDs[3])
+                let (mid, far) = (route.coordinates[2], route.coordinates[0])
+                let onPair = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [b, a], latitude: mid[0], longitude: mid[1], kind: .bump,
+                                               severity: 0.7, detected: true, confirmedAt: Date())
+                let byPosition = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [], latitude: far[0], longitude: far[1], kind: .roughSurface,
+                                                   severity: 0.4, detected: true, confirmedAt: Date())
+                let elsewhere = ObstacleConfirmed(obstacleId: UUID(), osmNodes: [], latitude: 43.73, longitude: 7.42, kind: .pothole,
+                                                  severity: 0.9, detected: false, confirmedAt: Date())
+                let events = try [onPair, onPair, byPosition, elsewhere].map {
+                    try NewEvent(eventType: ObstacleConfirmed.eventType, schemaVersion: ObstacleConfirmed.schemaVersion, encoding: $0)
                 }
+                _ = try await recordTrip.store.append(events, to: "trip-\(UUID())", expectedVersion: .any)
+                let worker = RideSightingWorker(drafts: server.drafts, lookup: server.networkLookup, store: RideSubmissionStores.open(storage),
+                                                network: server.approvedNetwork, logger: PathReviewApp.quiet)
+                let handled = Captured(0)
+                try await eventually(timeout: .seconds(30), interval: .milliseconds(100)) {
+                    handled.value += try await worker.applyPending()
+                    return handled.value >= 3
+                }
+                #expect(handled.value == 3, "the redelivery is one sighting")
+                let after = try await server.drafts.approvedPath(try #require(UUID(uuidString: id)))
+                let obstacles = try #require(after.upkeep?.obstacles)
+                #expect(obstacles.filter { $0.type == .bump }.count == 1 && obstacles.filter { $0.type == .other }.count == 1,
+                        "\(obstacles.map(\.type))")
+                let log = try await storage.store.readStream(PathDraftAggregate.streamID(try #require(UUID(uuidString: id))))
+                #expect(log.filter { $0.eventType == PathObstacleSighted.eventType }.count == 2)
+                #expect(try await worker.applyPending() == 0)
             }
         }
     }

@@ -35,15 +35,16 @@ enum PathReviewApp {
         try await with(backend) { client, server, _ in try await body(client, server) }
     }
 
-    /// The same with auth's stand-in, whose feed the service's `waypoint.auth` consumer reads (erasures).
-    static func with(_ backend: TestBackend = .sqlite,
+    /// The same with auth's stand-in, whose feed the service's `waypoint.auth` consumer reads (erasures), and other
+    /// producers' base URLs (`record-trip`: its feed of rides and obstacles).
+    static func with(_ backend: TestBackend = .sqlite, endpoints: [String: URL] = [:],
                      _ body: @escaping @Sendable (any TestClientProtocol, PathReviewServer, AuthFeedStub) async throws -> Void) async throws {
         try await AuthFeedStub.with(internalToken: internalToken, logger: quiet) { auth in
             let directory = TemporaryDirectory("waypoint-path-review")
             defer { directory.remove() }
             let configuration = PathReviewConfiguration(
                 service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: internalToken, logLevel: .warning),
-                runtime: try backend.runtime("path-review", in: directory), endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [])
+                runtime: try backend.runtime("path-review", in: directory), endpoints: ServiceEndpoints(baseURLs: endpoints.merging(["auth": auth.url]) { $1 }), extracts: [])
             try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
                 let server = try await PathReviewServer.assemble(configuration, storage: storage, roads: PathReviewTestNetwork.roads, logger: quiet)
                 let app = try server.application(

@@ -31,37 +31,25 @@ struct RideConsumerTests {
           arguments: TestBackend.enabled)
     func endToEnd(backend: TestBackend) async throws {
         try await Self.withRecordTrip { recordTrip, url in
-            let directory = TemporaryDirectory("waypoint-path-review-rides")
-            defer { directory.remove() }
-            let configuration = PathReviewConfiguration(
-                service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: Self.token, logLevel: .warning),
-                runtime: try backend.runtime("path-review", in: directory),
-                endpoints: ServiceEndpoints(baseURLs: ["record-trip": url]), extracts: [])
-            try await ServiceStorage.withOpen(configuration.runtime, logger: PathReviewApp.quiet) { storage in
-                let server = try await PathReviewServer.assemble(configuration, storage: storage, roads: PathReviewTestNetwork.roads,
-                                                                 logger: PathReviewApp.quiet)
-                let app = try server.application(
-                    metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
-                    logger: PathReviewApp.quiet)
-                try await app.test(.router) { client in
-                    let rider = UUID()
-                    let ride = try RideDraftsTests.ride(rider: rider)
-                    let event = try NewEvent(eventType: RideSubmittedAsPathDraft.eventType, schemaVersion: RideSubmittedAsPathDraft.schemaVersion,
-                                             encoding: ride)
-                    let again = try NewEvent(eventType: RideSubmittedAsPathDraft.eventType, schemaVersion: RideSubmittedAsPathDraft.schemaVersion,
-                                             encoding: ride)
-                    _ = try await recordTrip.store.append([event, again], to: "trip-\(UUID())", expectedVersion: .any)
-                    let token = try await TokenForge.token(rider)
-                    let listed = try await client.waitForJSON("/v1/paths/drafts", listing: 1, under: "drafts", token: token, timeout: .seconds(30))
-                    #expect(PathReviewApp.list(listed).map { $0["id"] as? String } == [ride.draftId.uuidString.lowercased()])
-                    #expect(PathReviewApp.list(listed).first?["source"] as? String == "ride")
-                    let opened = try await client.sendJSON(.get, "/v1/paths/drafts/\(ride.draftId.uuidString.lowercased())", token: token)
-                    #expect(opened.json["source"] as? String == "ride")
-                    let worker = RideDraftWorker(rides: server.rides, store: RideSubmissionStores.open(storage), logger: PathReviewApp.quiet)
-                    #expect(try await worker.applyPending() == 0, "every stored ride handled")
-                    let log = try await storage.store.readStream(PathDraftAggregate.streamID(ride.draftId))
-                    #expect(log.count == 1, "one creation")
-                }
+            try await PathReviewApp.with(backend, endpoints: ["record-trip": url]) { client, server, _ in
+                let storage = server.storage
+                let rider = UUID()
+                let ride = try RideDraftsTests.ride(rider: rider)
+                let event = try NewEvent(eventType: RideSubmittedAsPathDraft.eventType, schemaVersion: RideSubmittedAsPathDraft.schemaVersion,
+                                         encoding: ride)
+                let again = try NewEvent(eventType: RideSubmittedAsPathDraft.eventType, schemaVersion: RideSubmittedAsPathDraft.schemaVersion,
+                                         encoding: ride)
+                _ = try await recordTrip.store.append([event, again], to: "trip-\(UUID())", expectedVersion: .any)
+                let token = try await TokenForge.token(rider)
+                let listed = try await client.waitForJSON("/v1/paths/drafts", listing: 1, under: "drafts", token: token, timeout: .seconds(30))
+                #expect(PathReviewApp.list(listed).map { $0["id"] as? String } == [ride.draftId.uuidString.lowercased()])
+                #expect(PathReviewApp.list(listed).first?["source"] as? String == "ride")
+                let opened = try await client.sendJSON(.get, "/v1/paths/drafts/\(ride.draftId.uuidString.lowercased())", token: token)
+                #expect(opened.json["source"] as? String == "ride")
+                let worker = RideDraftWorker(rides: server.rides, store: RideSubmissionStores.open(storage), logger: PathReviewApp.quiet)
+                #expect(try await worker.applyPending() == 0, "every stored ride handled")
+                let log = try await storage.store.readStream(PathDraftAggregate.streamID(ride.draftId))
+                #expect(log.count == 1, "one creation")
             }
         }
     }
