@@ -13,8 +13,10 @@ enum RouteFixtures {
         try RoadGraphTests.build(document).0
     }
 
-    /// An overlay on `count` random segments of `graph`, in random directions: factors 1–3, penalties 0–200 m.
-    static func randomOverlay(_ graph: RoadGraph, count: Int, using generator: inout SeededGenerator) throws -> CostOverlay {
+    /// An overlay on `count` random segments of `graph`, in random directions: factors in `factors` (1–3 by default;
+    /// below 1 a discount, as an approved path in good condition), penalties 0–200 m (`penalties: false`: none).
+    static func randomOverlay(_ graph: RoadGraph, count: Int, factors: ClosedRange<Double> = 1...3, penalties: Bool = true,
+                              using generator: inout SeededGenerator) throws -> CostOverlay {
         var adjustments: [CostOverlay.NodePair: CostOverlay.Adjustment] = [:]
         for _ in 0..<count {
             let edge = Int.random(in: 0..<graph.edgeCount, using: &generator)
@@ -22,8 +24,8 @@ enum RouteFixtures {
             let index = Int.random(in: 0..<(nodes.count - 1), using: &generator)
             let pair = Bool.random(using: &generator) ? CostOverlay.NodePair(from: nodes[index], to: nodes[index + 1])
                                                       : CostOverlay.NodePair(from: nodes[index + 1], to: nodes[index])
-            adjustments[pair] = CostOverlay.Adjustment(factor: Double.random(in: 1...3, using: &generator),
-                                                       penalty: Double.random(in: 0...200, using: &generator))
+            adjustments[pair] = CostOverlay.Adjustment(factor: Double.random(in: factors, using: &generator),
+                                                       penalty: penalties ? Double.random(in: 0...200, using: &generator) : 0)
         }
         return try CostOverlay(adjustments)
     }

@@ -106,6 +106,54 @@ struct RouteLandmarkTests {
         #expect(alternatives > 0)
     }
 
+    @Test("discounts (factors down to 0.5, as approved paths bring): A* with default and coarse landmarks equals Dijkstra on the overlaid graph; alternatives obey the rules under the overlay",
+          arguments: [0, 1, 2])
+    func discounts(graphIndex: Int) throws {
+        let graph = try Self.graph(graphIndex)
+        var generator = SeededGenerator(seed: 4_600 + UInt64(graphIndex))
+        let overlay = try RouteFixtures.randomOverlay(graph, count: graph.edgeCount * 2, factors: 0.5...1.2, penalties: false, using: &generator)
+        #expect(overlay.boundScale < 0.51 && overlay.boundScale >= CostOverlay.minimumFactor)
+        let overlaidGraph = RouteFixtures.overlaid(graph, overlay)
+        let overlaid = ShortestPaths(graph: overlaidGraph)
+        let vertexOf = Dictionary(uniqueKeysWithValues: graph.vertexNodeIDs.enumerated().map { ($1, $0) })
+        var cheaper = 0, alternatives = 0
+        for router in [RoadRouter(graph: graph), RoadRouter(graph: graph, landmarks: RoadLandmarks(graph: graph, count: 16, levels: 8))] {
+            let weights = router.weights(for: overlay)
+            for _ in 0..<120 {
+                let source = Int.random(in: 0..<graph.vertexCount, using: &generator)
+                let target = Int.random(in: 0..<graph.vertexCount, using: &generator)
+                let expected = overlaid.path(from: source, to: target)?.weight ?? .infinity
+                let found = router.route(fromVertex: source, toVertex: target, weights: weights)?.weight ?? .infinity
+                #expect(RouteFixtures.same(found, expected), "\(source) → \(target): \(found) vs \(expected)")
+                if let base = router.route(fromVertex: source, toVertex: target)?.weight, found < base * (1 - 1e-9) { cheaper += 1 }
+            }
+            let rules = router.alternativeRules
+            var pairs = 0
+            while pairs < 15 {
+                let a = Int.random(in: 0..<graph.vertexCount, using: &generator), b = Int.random(in: 0..<graph.vertexCount, using: &generator)
+                guard a != b, let best = overlaid.path(from: a, to: b) else { continue }
+                pairs += 1
+                let request = RouteRequest(origin: RoadPoint(latitude: graph.vertexLatitudes[a], longitude: graph.vertexLongitudes[a]),
+                                           destination: RoadPoint(latitude: graph.vertexLatitudes[b], longitude: graph.vertexLongitudes[b]),
+                                           alternatives: 2)
+                let routes = try router.route(request, weights: weights).routes
+                try #require(!routes.isEmpty)
+                #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
+                alternatives += routes.count - 1
+                for (index, route) in routes.enumerated().dropFirst() {
+                    #expect(route.weight <= rules.maximumStretch * routes[0].weight * (1 + 1e-9))
+                    for better in routes[..<index] {
+                        #expect(RouteAlternativeTests.shared(route, better) <= rules.maximumSharing * better.weight * (1 + 1e-9))
+                    }
+                    #expect(RouteAlternativeTests.locallyOptimal(route, vertexOf: vertexOf, dijkstra: overlaid,
+                                                                 window: rules.minimumPlateau * routes[0].weight))
+                }
+            }
+        }
+        #expect(cheaper > 50, "the discounts change routes: \(cheaper) of 240 got cheaper")
+        #expect(alternatives > 0)
+    }
+
     @Test("on the grid, A* with the default landmarks equals Dijkstra on 200 pairs with and without an overlay, settling fewer vertices")
     func gridMatchesDijkstra() throws {
         let graph = try Self.graph(2)

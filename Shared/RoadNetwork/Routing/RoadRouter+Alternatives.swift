@@ -67,7 +67,8 @@ extension RoadRouter {
             ends.targets.first.map { landmarks.activeLandmarks(from: origin.vertex, to: $0.vertex, count: RoadLandmarks.activeCount) }
         }
         forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                     potential: potential(towards: ends.targets, active: active), stop: { $0 > best * stretch + margin },
+                     potential: potential(towards: ends.targets, active: active, scale: weights.overlay.boundScale),
+                     stop: { $0 > best * stretch + margin },
                      settle: { vertex, weight in
                          for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                              best = weight + target.weight
@@ -174,7 +175,7 @@ extension RoadRouter {
         guard x < candidate.viaIndex, y > candidate.viaIndex else { return true }  // no stretch crosses the via vertex
         let along = before + after
         let target = candidate.vertices[y]
-        let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)])
+        let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)], scale: weights.overlay.boundScale)
         return trees.withTree { tree in
             var shortest = Double.infinity
             tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: toTarget,

@@ -46,7 +46,7 @@ extension RoadRouter {
             var best = ends.direct?.weight ?? .infinity
             var meeting: (vertex: Int, target: Seed)?
             tree.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                      potential: potential(towards: ends.targets), stop: { $0 >= best },
+                      potential: potential(towards: ends.targets, scale: weights.overlay.boundScale), stop: { $0 >= best },
                       settle: { vertex, weight in
                           for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                               best = weight + target.weight
@@ -71,18 +71,22 @@ extension RoadRouter {
 
     /// A lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight): the A* potential of a
     /// forward search (memoised per vertex by the tree that uses it).
-    func potential(towards seeds: [Seed], active: [Int]? = nil) -> (Int) -> Double {
+    ///
+    /// `scale` (``CostOverlay/boundScale``, ≤ 1) multiplies the landmark bound: an overlay that makes segments cheaper
+    /// than their base weight (by at most that factor) must not make the bound overestimate. Seed weights are the
+    /// pieces' own weights under the overlay and are not scaled.
+    func potential(towards seeds: [Seed], active: [Int]? = nil, scale: Double = 1) -> (Int) -> Double {
         guard landmarks.count > 0 else { return { _ in 0 } }
         let landmarks = self.landmarks
         let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex, active: active), weight: $0.weight) }
-        return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: vertex, to: $1.anchor) + $1.weight) } }
+        return { vertex in anchors.reduce(Double.infinity) { min($0, scale * landmarks.bound(from: vertex, to: $1.anchor) + $1.weight) } }
     }
 
     /// The same from the nearest of `seeds` to a vertex: the potential of a backward search.
-    func potential(from seeds: [Seed], active: [Int]? = nil) -> (Int) -> Double {
+    func potential(from seeds: [Seed], active: [Int]? = nil, scale: Double = 1) -> (Int) -> Double {
         guard landmarks.count > 0 else { return { _ in 0 } }
         let landmarks = self.landmarks
         let anchors = seeds.map { (anchor: landmarks.anchor($0.vertex, active: active), weight: $0.weight) }
-        return { vertex in anchors.reduce(Double.infinity) { min($0, landmarks.bound(from: $1.anchor, to: vertex) + $1.weight) } }
+        return { vertex in anchors.reduce(Double.infinity) { min($0, scale * landmarks.bound(from: $1.anchor, to: vertex) + $1.weight) } }
     }
 }
