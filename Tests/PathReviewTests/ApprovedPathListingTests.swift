@@ -2,6 +2,7 @@ import Contracts
 import EventSourcing
 import Foundation
 import HummingbirdTesting
+import ServiceKit
 import ServiceTesting
 import Testing
 @testable import PathReview
@@ -71,8 +72,24 @@ struct ApprovedPathListingTests {
             let points = { (json: [String: Any]) in (json["features"] as? [[String: Any]] ?? []).map { (($0["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []).count } }
             #expect(points(full.json).reduce(0, +) == walks.map(\.geometry.count).reduce(0, +))
             #expect(points(coarse.json).allSatisfy { $0 == 2 }, "at zoom 8 (~400 m a pixel) every short walk is its two ends")
+            // The pre-rendered features say what encoding the path now would say, with its current condition and obstacles.
+            let first = walks[0].id
+            try await ApprovedNetworkLookupTests.confirm(UUID(), on: first, at: 5, server)
+            try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: first, condition: "requires-maintenance", source: .reports,
+                                                                          changedAt: ApprovedNetworkLookupTests.t0), path: first, server)
+            try await server.approvedNetwork.catchUp()
+            let now = try await client.sendJSON(.get, world)
+            let record = try #require(try await server.networkReads.path(id: first))
+            let encoded = try ServiceJSON.makeEncoder().encode(ApprovedPathListFeature(
+                ApprovedPathSummary(approved: record.approved, condition: record.condition, obstacleCount: record.obstacles.count), tolerance: nil))
+            let expected = try #require(try JSONSerialization.jsonObject(with: encoded) as? NSDictionary)
+            let listed = try #require((now.json["features"] as? [[String: Any]])?.first { ($0["id"] as? String)?.lowercased() == first.uuidString.lowercased() })
+            #expect(NSDictionary(dictionary: listed) == expected, "\(listed) vs \(expected)")
+            #expect((listed["properties"] as? [String: Any])?["condition"] as? String == "requires-maintenance")
+            #expect((listed["properties"] as? [String: Any])?["obstacleCount"] as? Int == 1)
             try await server.approvedNetwork.rebuild()
             #expect(Self.ids(try await client.sendJSON(.get, world).json) == Self.ids(full.json), "rebuild = live")
+            #expect(NSDictionary(dictionary: try await client.sendJSON(.get, world).json) == NSDictionary(dictionary: now.json), "rebuild = live, every feature")
         }
     }
 

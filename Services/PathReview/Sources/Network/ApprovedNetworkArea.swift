@@ -17,38 +17,37 @@ public struct ApprovedNetworkBox: Sendable, Hashable {
     public var west: Double, south: Double, east: Double, north: Double
 }
 
-// ``ApprovedNetworkReads/paths(in:limit:)`` on both stores.
+// ``ApprovedNetworkReads/features(in:zoom:limit:)`` on both stores: the ids by path id first (only the small columns
+// are sorted), then the pre-rendered fragments of those (``ApprovedFeatureBands``).
 
 extension SQLiteApprovedNetworkStore {
-    public func paths(in box: ApprovedNetworkBox, limit: Int) async throws -> [ApprovedPathSummary] {
-        let rows = try await database.read { db in
+    public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
+        let column = ApprovedFeatureBands.column(zoom: zoom)
+        return try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT p.approved, p.condition, (SELECT COUNT(*) FROM approved_path_obstacles o WHERE o.path_id = p.path_id)
-                FROM approved_path_boxes b JOIN approved_paths p ON p.box_id = b.box_id
-                WHERE b.east >= ? AND b.west <= ? AND b.north >= ? AND b.south <= ? ORDER BY p.path_id LIMIT ?
-                """, arguments: [box.west, box.east, box.south, box.north, max(limit, 0)]).map { row -> (String, String, Int) in (row[0], row[1], row[2]) }
+                SELECT \(column), condition, obstacles FROM approved_paths WHERE box_id IN (
+                    SELECT p.box_id FROM approved_path_boxes b JOIN approved_paths p ON p.box_id = b.box_id
+                    WHERE b.east >= ? AND b.west <= ? AND b.north >= ? AND b.south <= ? ORDER BY p.path_id LIMIT ?)
+                ORDER BY path_id
+                """, arguments: [box.west, box.east, box.south, box.north, max(limit, 0)])
+                .map { ApprovedFeatureRow(fragment: $0[0], condition: $0[1], obstacleCount: $0[2]) }
         }
-        return try rows.map(ApprovedNetworkFold.summary)
     }
 }
 
 extension PostgresApprovedNetworkStore {
-    public func paths(in box: ApprovedNetworkBox, limit: Int) async throws -> [ApprovedPathSummary] {
+    public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
+        let column = ApprovedFeatureBands.column(zoom: zoom)
         let query: PostgresQuery = """
-            SELECT p.approved, p.condition, (SELECT count(*) FROM approved_path_obstacles o WHERE o.path_id = p.path_id)
-            FROM approved_paths p WHERE p.geog::geometry && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)
-            ORDER BY p.path_id::text LIMIT \(max(limit, 0))
+            SELECT \(unescaped: column), condition, obstacles FROM approved_paths WHERE path_id IN (
+                SELECT path_id FROM approved_paths WHERE geog::geometry && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)
+                ORDER BY path_id::text LIMIT \(max(limit, 0)))
+            ORDER BY path_id::text
             """
-        var found: [ApprovedPathSummary] = []
-        for try await (approved, condition, count) in try await database.client.query(query, logger: database.logger).decode((String, String, Int64).self) {
-            found.append(try ApprovedNetworkFold.summary((approved, condition, Int(count))))
+        var found: [ApprovedFeatureRow] = []
+        for try await (fragment, condition, count) in try await database.client.query(query, logger: database.logger).decode((String, String, Int32).self) {
+            found.append(ApprovedFeatureRow(fragment: fragment, condition: condition, obstacleCount: Int(count)))
         }
         return found
-    }
-}
-
-extension ApprovedNetworkFold {
-    static func summary(_ stored: (String, String, Int)) throws -> ApprovedPathSummary {
-        ApprovedPathSummary(approved: try EventJSON.decode(PathApproved.self, from: Data(stored.0.utf8)), condition: stored.1, obstacleCount: stored.2)
     }
 }

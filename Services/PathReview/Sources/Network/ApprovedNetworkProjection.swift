@@ -58,7 +58,7 @@ enum ApprovedNetworkFold {
 public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public let name = "approved_paths"
     public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks"]
-    public var schemaVersion: Int { 2 }
+    public var schemaVersion: Int { 3 }
 
     /// Creates it.
     public init() {}
@@ -66,7 +66,8 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
             CREATE TABLE \(t("approved_paths")) (box_id INTEGER PRIMARY KEY, path_id TEXT NOT NULL UNIQUE, condition TEXT NOT NULL,
-                approved TEXT NOT NULL);
+                approved TEXT NOT NULL, obstacles INTEGER NOT NULL DEFAULT 0, feature_z8 TEXT NOT NULL, feature_z12 TEXT NOT NULL,
+                feature_z14 TEXT NOT NULL, feature_z16 TEXT NOT NULL, feature_full TEXT NOT NULL);
             CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north);
             CREATE TABLE \(t("approved_path_segments")) (a INTEGER NOT NULL, b INTEGER NOT NULL, path_id TEXT NOT NULL,
                 PRIMARY KEY (a, b, path_id));
@@ -91,8 +92,10 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
             try db.execute(sql: """
                 INSERT OR REPLACE INTO \(t("approved_path_obstacles")) (obstacle_id, path_id, last_confirmed_us, obstacle) VALUES (?, ?, ?, ?)
                 """, arguments: [Self.id(e.obstacleId), Self.id(e.pathId), e.confirmedAt.microsecondsSince1970, try ApprovedNetworkFold.text(e)])
+            try count(Self.id(e.pathId), db, t)
         case .obstacleResolved(let e):
             try db.execute(sql: "DELETE FROM \(t("approved_path_obstacles")) WHERE obstacle_id = ?", arguments: [Self.id(e.obstacleId)])
+            try count(Self.id(e.pathId), db, t)
         case .retired(let e): try remove(Self.id(e.pathId), db, t)
         case .streetChanged(let e):
             if e.compatible {
@@ -109,14 +112,24 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     private func approve(_ e: PathApproved, _ db: Database, _ t: ProjectionTables) throws {
         let id = Self.id(e.pathId)
         try remove(id, db, t)
-        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (path_id, condition, approved) VALUES (?, ?, ?)",
-                       arguments: [id, e.condition, try ApprovedNetworkFold.text(e)])
+        let features = try ApprovedFeatureBands.fragments(e)
+        try db.execute(sql: """
+            INSERT INTO \(t("approved_paths")) (path_id, condition, approved, feature_z8, feature_z12, feature_z14, feature_z16, feature_full)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, e.condition, try ApprovedNetworkFold.text(e), features[0], features[1], features[2], features[3], features[4]])
         let box = ApprovedNetworkFold.box(e.geometry)
         try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north) VALUES (?, ?, ?, ?, ?)",
                        arguments: [db.lastInsertedRowID, box.west, box.east, box.south, box.north])
         for pair in ApprovedNetworkFold.segments(e.osmNodes) {
             try db.execute(sql: "INSERT INTO \(t("approved_path_segments")) (a, b, path_id) VALUES (?, ?, ?)", arguments: [pair[0], pair[1], id])
         }
+    }
+
+    /// Keeps `approved_paths.obstacles` equal to the path's open obstacles (what a listing shows without counting).
+    private func count(_ id: String, _ db: Database, _ t: ProjectionTables) throws {
+        try db.execute(sql: """
+            UPDATE \(t("approved_paths")) SET obstacles = (SELECT COUNT(*) FROM \(t("approved_path_obstacles")) WHERE path_id = ?) WHERE path_id = ?
+            """, arguments: [id, id])
     }
 
     private func remove(_ id: String, _ db: Database, _ t: ProjectionTables) throws {
@@ -134,7 +147,7 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 public struct PostgresApprovedNetworkProjection: PostgresProjection {
     public let name = "approved_paths"
     public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles", "street_marks"]
-    public var schemaVersion: Int { 2 }
+    public var schemaVersion: Int { 3 }
 
     /// Creates it.
     public init() {}
@@ -144,7 +157,8 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
             "CREATE EXTENSION IF NOT EXISTS postgis",
             """
             CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, approved text NOT NULL,
-                geog geography(LineString, 4326) NOT NULL)
+                geog geography(LineString, 4326) NOT NULL, obstacles integer NOT NULL DEFAULT 0, feature_z8 text NOT NULL,
+                feature_z12 text NOT NULL, feature_z14 text NOT NULL, feature_z16 text NOT NULL, feature_full text NOT NULL)
             """,
             "CREATE INDEX \(t.index("approved_paths_geog")) ON \(t("approved_paths")) USING gist (geog)",
             // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar geometry), as SQLite's R*Tree.
@@ -179,8 +193,10 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
                 ON CONFLICT (obstacle_id) DO UPDATE SET path_id = excluded.path_id, last_confirmed_us = excluded.last_confirmed_us,
                     obstacle = excluded.obstacle
                 """, logger: connection.logger)
+            try await count(e.pathId, connection, t)
         case .obstacleResolved(let e):
             try await connection.query("DELETE FROM \(unescaped: obstacles) WHERE obstacle_id = \(e.obstacleId)", logger: connection.logger)
+            try await count(e.pathId, connection, t)
         case .retired(let e): try await remove(e.pathId, connection, t)
         case .streetChanged(let e):
             let marks = t("street_marks")
@@ -199,14 +215,25 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
     private func approve(_ e: PathApproved, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         try await remove(e.pathId, connection, t)
         let text = try ApprovedNetworkFold.text(e), wkt = ApprovedNetworkFold.wkt(e.geometry)
+        let features = try ApprovedFeatureBands.fragments(e)
         try await connection.query("""
-            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog)
-            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)))
+            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog, feature_z8, feature_z12, feature_z14, feature_z16,
+                feature_full)
+            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)), \(features[0]), \(features[1]), \(features[2]),
+                    \(features[3]), \(features[4]))
             """, logger: connection.logger)
         for pair in ApprovedNetworkFold.segments(e.osmNodes) {
             try await connection.query("INSERT INTO \(unescaped: t("approved_path_segments")) (a, b, path_id) VALUES (\(pair[0]), \(pair[1]), \(e.pathId))",
                                        logger: connection.logger)
         }
+    }
+
+    /// Keeps `approved_paths.obstacles` equal to the path's open obstacles.
+    private func count(_ id: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
+        try await connection.query("""
+            UPDATE \(unescaped: t("approved_paths")) SET obstacles = (SELECT count(*) FROM \(unescaped: t("approved_path_obstacles")) WHERE path_id = \(id))
+            WHERE path_id = \(id)
+            """, logger: connection.logger)
     }
 
     private func remove(_ id: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {

@@ -3,13 +3,15 @@ import Foundation
 import Geo
 import Hummingbird
 import RoadNetwork
+import NIOCore
 import ServiceKit
 
 /// The approved network by area (`docs/path-review.md`, "The approved network"):
 /// - `GET /v1/paths?bbox=west,south,east,north[&zoom=][&limit=]` — the paths whose bounding box meets the box, by path
 ///   id, at most `limit` (≤ 500, the default); `truncated` says more were there (zoom in or split the box). With `zoom`
-///   (0–22) each line is simplified (Douglas–Peucker) to one pixel of a 256-pixel web-map tile at the box's middle
-///   latitude: 156,543 m × cos(latitude) / 2^zoom. A box across the antimeridian is two requests.
+///   (0–22) each line is simplified (Douglas–Peucker) for its zoom band (``ApprovedFeatureBands``: pre-rendered at
+///   approval, one pixel of a 256-pixel web-map tile at the band's finest zoom). A box across the antimeridian is two
+///   requests.
 /// - `GET /v1/paths?near=lat,lng[&radiusM=][&limit=]` — the paths within `radiusM` (1–2,000 m, default 200), nearest
 ///   first, at most `limit` (≤ 50, default 20); full geometry.
 struct ApprovedPathListing: Sendable {
@@ -20,7 +22,7 @@ struct ApprovedPathListing: Sendable {
     static let defaultNearLimit = 20
     static let maximumNearLimit = 50
 
-    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> ApprovedPathCollection {
+    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         var validator = Validator()
         let boxText = query.get("bbox"), near = query.get("near")
@@ -41,10 +43,8 @@ struct ApprovedPathListing: Sendable {
                                             1...Double(most), &validator, whole: true))
         try validator.check()
         if let box {
-            let found = try await reads.paths(in: box, limit: limit + 1)
-            let tolerance = zoom.map { Self.tolerance(zoom: $0, latitude: (box.south + box.north) / 2) }
-            return ApprovedPathCollection(features: found.prefix(limit).map { ApprovedPathListFeature($0, tolerance: tolerance) },
-                                          truncated: found.count > limit)
+            let found = try await reads.features(in: box, zoom: zoom.map { Int($0) }, limit: limit + 1)
+            return Self.collection(found.prefix(limit).map(\.json), truncated: found.count > limit)
         }
         guard let point else { throw Problem.badRequest("give bbox or near") }
         var features: [ApprovedPathListFeature] = []
@@ -53,7 +53,22 @@ struct ApprovedPathListing: Sendable {
             features.append(ApprovedPathListFeature(ApprovedPathSummary(approved: record.approved, condition: record.condition,
                                                                         obstacleCount: record.obstacles.count), tolerance: nil))
         }
-        return ApprovedPathCollection(features: features, truncated: false)
+        return try ApprovedPathCollection(features: features, truncated: false).response(from: request, context: context)
+    }
+
+    /// The `FeatureCollection` of pre-rendered features, as ``ApprovedPathCollection`` would encode it.
+    static func collection(_ features: [String], truncated: Bool) -> Response {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(features.reduce(128) { $0 + $1.utf8.count + 1 })
+        buffer.writeString(#"{"type":"FeatureCollection","features":["#)
+        for (index, feature) in features.enumerated() {
+            if index > 0 { buffer.writeString(",") }
+            buffer.writeString(feature)
+        }
+        buffer.writeString(#"],"truncated":\#(truncated),"attribution":\#(ApprovedFeatureBands.quoted(MapDataAttribution.openStreetMap))}"#)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
     /// `west,south,east,north` in range and in order (NaN and infinities are out of range), `nil` otherwise.

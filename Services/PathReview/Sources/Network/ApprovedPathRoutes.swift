@@ -19,9 +19,9 @@ public struct ApprovedPathRecord: Sendable, Hashable {
 public protocol ApprovedNetworkReads: Sendable {
     /// The path, or `nil` when it is unknown or retired.
     func path(id: UUID) async throws -> ApprovedPathRecord?
-    /// The paths whose bounding box meets `box` (the R*Tree's question on SQLite, `&&` on PostgreSQL), by path id, at
-    /// most `limit`.
-    func paths(in box: ApprovedNetworkBox, limit: Int) async throws -> [ApprovedPathSummary]
+    /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of the paths whose bounding box meets
+    /// `box` (the R*Tree's question on SQLite, `&&` on PostgreSQL), by path id, at most `limit`.
+    func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow]
 }
 
 extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {

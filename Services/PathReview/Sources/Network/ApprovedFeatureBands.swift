@@ -1,0 +1,69 @@
+import Contracts
+import Foundation
+import Geo
+import ServiceKit
+
+/// The approved network's features pre-rendered for `GET /v1/paths?bbox=` (issue 20's benchmark: a city viewport of
+/// 500 paths in ≤ 10 ms): at approval the projection renders each path's GeoJSON feature once per zoom band — the line
+/// simplified for the band's finest zoom, the static properties — as JSON text without its closing; a listing joins
+/// the stored fragments and closes each with the path's current `condition` and `obstacleCount`, which upkeep changes.
+/// No JSON is decoded or encoded per request.
+///
+/// Bands (a requested zoom reads the band whose finest zoom is at least it, so a line is never coarser than asked):
+/// zoom ≤ 8, 9–12, 13–14, 15–16, and the full line (zoom ≥ 17, or no zoom). A band's tolerance is one pixel of a 256-pixel
+/// web-map tile at its finest zoom and the path's middle latitude: 156,543 m × cos(latitude) / 2^zoom.
+public enum ApprovedFeatureBands {
+    /// The finest zoom of each simplified band, and the column names of all four.
+    static let zooms = [8, 12, 14, 16]
+    public static let columns = ["feature_z8", "feature_z12", "feature_z14", "feature_z16", "feature_full"]
+
+    /// The column a request at `zoom` reads.
+    static func column(zoom: Int?) -> String {
+        guard let zoom else { return columns[4] }
+        for (index, finest) in zooms.enumerated() where zoom <= finest { return columns[index] }
+        return columns[4]
+    }
+
+    /// The five fragments of `approved`: `{"type":"Feature","id":…,"geometry":…,"properties":{…static…` — open, to be
+    /// closed by ``close(_:condition:obstacleCount:)``.
+    static func fragments(_ approved: PathApproved) throws -> [String] {
+        let latitudes = approved.geometry.compactMap { $0.count == 2 ? $0[1] : nil }
+        let latitude = latitudes.isEmpty ? 0 : (latitudes.min()! + latitudes.max()!) / 2
+        let encoder = ServiceJSON.makeEncoder()
+        let properties = String(decoding: try encoder.encode(StaticProperties(name: approved.name, details: approved.details, lengthM: approved.lengthM,
+                                                                               approvedAt: approved.approvedAt)), as: UTF8.self)
+        let open = properties.hasSuffix("}") ? String(properties.dropLast()) : properties
+        let id = approved.pathId.uuidString
+        let lines = zooms.map { ApprovedPathListFeature.simplified(approved.geometry, tolerance: ApprovedPathListing.tolerance(zoom: Double($0), latitude: latitude)) }
+            + [approved.geometry]
+        return try lines.map { line in
+            let geometry = String(decoding: try encoder.encode(ApprovedPathFeature.Line(coordinates: line)), as: UTF8.self)
+            return #"{"type":"Feature","id":"\#(id)","geometry":\#(geometry),"properties":\#(open)"#
+        }
+    }
+
+    /// A stored fragment closed with the path's current condition and open obstacles.
+    static func close(_ fragment: String, condition: String, obstacleCount: Int) -> String {
+        let separator = fragment.hasSuffix("{") ? "" : ","
+        return fragment + separator + #""condition":\#(quoted(condition)),"obstacleCount":\#(obstacleCount)}}"#
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    }
+
+    struct StaticProperties: Encodable {
+        var name: String, details: PathApprovedDetails, lengthM: Double, approvedAt: Date
+    }
+}
+
+/// One pre-rendered feature of a listing: the stored fragment and what closes it.
+public struct ApprovedFeatureRow: Sendable, Hashable {
+    public var fragment: String
+    public var condition: String
+    public var obstacleCount: Int
+
+    /// The feature's JSON.
+    public var json: String { ApprovedFeatureBands.close(fragment, condition: condition, obstacleCount: obstacleCount) }
+}
