@@ -191,6 +191,9 @@ enum PathServiceBench {
         var all = Latencies(resolution: 0.01)
         var byCity = corpus.cities.map { _ in Latencies(resolution: 0.01) }
         var features = corpus.cities.map { _ in 0 }, truncated = corpus.cities.map { _ in 0 }, bytes = 0
+        // By how many paths the answer carried: what a box costs as the network under it grows.
+        let sizes = [(0, 49), (50, 199), (200, 499), (500, 500)]
+        var bySize = sizes.map { _ in Latencies(resolution: 0.01) }
         let clock = ContinuousClock()
         for (index, box) in corpus.boxes.enumerated() {
             let started = clock.now
@@ -201,7 +204,9 @@ enum PathServiceBench {
             byCity[box.city].record(elapsed)
             bytes += body.count
             let page = try JSONSerialization.jsonObject(with: body) as? [String: Any]
-            features[box.city] += (page?["features"] as? [Any])?.count ?? 0
+            let count = (page?["features"] as? [Any])?.count ?? 0
+            features[box.city] += count
+            if let size = sizes.firstIndex(where: { ($0.0...$0.1).contains(count) }) { bySize[size].record(elapsed) }
             if page?["truncated"] as? Bool == true { truncated[box.city] += 1 }
         }
         let timed = all.milliseconds.count
@@ -209,6 +214,9 @@ enum PathServiceBench {
         for (index, city) in corpus.cities.enumerated() {
             let count = byCity[index].milliseconds.count
             logger.info("\(name):   \(city.name): \(byCity[index]); \(features[index] / max(count, 1)) paths per box on average, \(truncated[index]) of \(count) truncated at 500")
+        }
+        for (size, latencies) in zip(sizes, bySize) where !latencies.milliseconds.isEmpty {
+            logger.info("\(name):   answers of \(size.0)–\(size.1) paths: \(latencies)")
         }
         return all
     }
