@@ -347,7 +347,7 @@ let package = Package(
             name: "WaypointBench",
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
-                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis", "RecordTrip",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis", "RecordTrip", "PathReview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
