@@ -171,7 +171,7 @@ struct PathsCorpus: Sendable {
         let a = point(graph, random.pick(city.vertices))
         for _ in 0..<50 {
             let b = point(graph, random.pick(city.vertices))
-            guard (150.0...2_500.0).contains(a.benchMetres(to: b)) else { continue }
+            guard (150.0...2_500.0).contains(a.metres(to: b)) else { continue }
             guard let (route, _) = try? planner.plan(pieces: [.line([a, b])], obstacles: []), pathLength.contains(route.lengthMetres) else { return nil }
             return route
         }
@@ -246,7 +246,7 @@ struct PathsCorpus: Sendable {
             let city = cities[draws % cities.count]
             // A ride through four junctions of the city, each at least 800 m from the one before.
             let stops = (0..<4).map { _ in point(graph, random.pick(city.vertices)) }
-            guard zip(stops, stops.dropFirst()).allSatisfy({ $0.benchMetres(to: $1) >= 800 }),
+            guard zip(stops, stops.dropFirst()).allSatisfy({ $0.metres(to: $1) >= 800 }),
                   let route = try? roads.router.route(RouteRequest(origin: stops[0], destination: stops[3], via: Array(stops[1...2]),
                                                                    snapRadius: PathDraftPlanner.snapRadius)).routes.first
             else { continue }
@@ -269,8 +269,8 @@ struct PathsCorpus: Sendable {
             }
             if let run = current { runs.append(run) }
             routed += 1
-            most = max(most, runs.filter { $0.from.benchMetres(to: $0.to) >= 20 }.count)
-            let pieces = runs.filter { $0.from.benchMetres(to: $0.to) >= 20 }.prefix(manualPieces)
+            most = max(most, runs.filter { $0.from.metres(to: $0.to) >= 20 }.count)
+            let pieces = runs.filter { $0.from.metres(to: $0.to) >= 20 }.prefix(manualPieces)
             guard pieces.count == manualPieces else { continue }
             let requests = pieces.map { DraftPieceRequest.street(id: $0.street, from: $0.from, to: $0.to) }
             guard (try? planner.plan(pieces: requests, obstacles: [])) != nil else { continue }
@@ -284,14 +284,5 @@ struct PathsCorpus: Sendable {
             drafts.append(ManualDraft(city: city.name, body: body, pieces: requests))
         }
         return drafts
-    }
-}
-
-extension RoadPoint {
-    /// Great-circle metres to `other` (infinite when either is not a coordinate).
-    func benchMetres(to other: RoadPoint) -> Double {
-        guard let a = try? Coordinate(latitude: latitude, longitude: longitude),
-              let b = try? Coordinate(latitude: other.latitude, longitude: other.longitude) else { return .infinity }
-        return a.distance(to: b)
     }
 }
