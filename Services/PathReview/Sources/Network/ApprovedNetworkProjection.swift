@@ -222,10 +222,14 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
             VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)), \(features[0]), \(features[1]), \(features[2]),
                     \(features[3]), \(features[4]))
             """, logger: connection.logger)
-        for pair in ApprovedNetworkFold.segments(e.osmNodes) {
-            try await connection.query("INSERT INTO \(unescaped: t("approved_path_segments")) (a, b, path_id) VALUES (\(pair[0]), \(pair[1]), \(e.pathId))",
-                                       logger: connection.logger)
-        }
+        // One statement for every node pair (a path has dozens): one round trip instead of one per pair.
+        let pairs = ApprovedNetworkFold.segments(e.osmNodes).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        guard !pairs.isEmpty else { return }
+        let firsts = pairs.map { $0[0] }, seconds = pairs.map { $0[1] }
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("approved_path_segments")) (a, b, path_id)
+            SELECT a, b, \(e.pathId) FROM unnest(\(firsts)::bigint[], \(seconds)::bigint[]) AS q(a, b)
+            """, logger: connection.logger)
     }
 
     /// Keeps `approved_paths.obstacles` equal to the path's open obstacles.
