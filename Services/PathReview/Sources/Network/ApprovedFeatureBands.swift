@@ -11,7 +11,8 @@ import ServiceKit
 ///
 /// Bands (a requested zoom reads the band whose finest zoom is at least it, so a line is never coarser than asked):
 /// zoom ≤ 8, 9–12, 13–14, 15–16, and the full line (zoom ≥ 17, or no zoom). A band's tolerance is one pixel of a 256-pixel
-/// web-map tile at its finest zoom and the path's middle latitude: 156,543 m × cos(latitude) / 2^zoom.
+/// web-map tile at its finest zoom and the path's middle latitude: 156,543 m × cos(latitude) / 2^zoom; their
+/// coordinates are written to 6 decimals (≈ 0.1 m).
 public enum ApprovedFeatureBands {
     /// The finest zoom of each simplified band, and the column names of all four.
     static let zooms = [8, 12, 14, 16]
@@ -34,8 +35,12 @@ public enum ApprovedFeatureBands {
                                                                                approvedAt: approved.approvedAt)), as: UTF8.self)
         let open = properties.hasSuffix("}") ? String(properties.dropLast()) : properties
         let id = approved.pathId.uuidString
-        let lines = zooms.map { ApprovedPathListFeature.simplified(approved.geometry, tolerance: ApprovedPathListing.tolerance(zoom: Double($0), latitude: latitude)) }
-            + [approved.geometry]
+        // Simplified lines with coordinates to 6 decimals (≈ 0.1 m, GeoJSON's recommendation, RFC 7946 §11.2): a third
+        // of the bytes of full doubles, far below a pixel at any zoom of the band; the full line as stored.
+        let lines = zooms.map { zoom in
+            ApprovedPathListFeature.simplified(approved.geometry, tolerance: ApprovedPathListing.tolerance(zoom: Double(zoom), latitude: latitude))
+                .map { $0.map { ($0 * 1e6).rounded() / 1e6 } }
+        } + [approved.geometry]
         return try lines.map { line in
             let geometry = String(decoding: try encoder.encode(ApprovedPathFeature.Line(coordinates: line)), as: UTF8.self)
             return #"{"type":"Feature","id":"\#(id)","geometry":\#(geometry),"properties":\#(open)"#

@@ -39,9 +39,13 @@ extension SQLiteApprovedNetworkStore: StreetOverlayReads {
             var covered = Set<[Int64]>()
             for start in stride(from: 0, to: valid.count, by: StreetOverlayChunks.size) {
                 let chunk = valid[start..<min(start + StreetOverlayChunks.size, valid.count)]
+                // The asked pairs drive the loop and each probes the primary key (a, b, path_id): a row-value `IN (VALUES …)`
+                // would scan every node pair of every approved path instead.
                 let values = Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchAll(db, sql: "SELECT DISTINCT a, b FROM approved_path_segments WHERE (a, b) IN (VALUES \(values))",
-                                            arguments: StatementArguments(chunk.flatMap { $0 }))
+                let rows = try Row.fetchAll(db, sql: """
+                    WITH q(a, b) AS (VALUES \(values))
+                    SELECT q.a, q.b FROM q WHERE EXISTS (SELECT 1 FROM approved_path_segments s WHERE s.a = q.a AND s.b = q.b)
+                    """, arguments: StatementArguments(chunk.flatMap { $0 }))
                 for row in rows { covered.insert([row[0], row[1]]) }
             }
             return covered
@@ -62,9 +66,10 @@ extension PostgresApprovedNetworkStore: StreetOverlayReads {
         let valid = pairs.filter { $0.count == 2 }
         guard !valid.isEmpty else { return [] }
         let firsts = valid.map { $0[0] }, seconds = valid.map { $0[1] }
+        // The asked pairs drive the loop, each an index probe (see the SQLite store).
         let query: PostgresQuery = """
-            SELECT DISTINCT s.a, s.b FROM approved_path_segments s
-            JOIN unnest(\(firsts)::bigint[], \(seconds)::bigint[]) AS q(a, b) ON s.a = q.a AND s.b = q.b
+            SELECT q.a, q.b FROM unnest(\(firsts)::bigint[], \(seconds)::bigint[]) AS q(a, b)
+            WHERE EXISTS (SELECT 1 FROM approved_path_segments s WHERE s.a = q.a AND s.b = q.b)
             """
         var covered = Set<[Int64]>()
         for try await (a, b) in try await database.client.query(query, logger: database.logger).decode((Int64, Int64).self) { covered.insert([a, b]) }
