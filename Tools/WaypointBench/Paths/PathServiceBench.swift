@@ -277,13 +277,13 @@ enum PathServiceBench {
             try await http.claim(id, token: moderator)
             drafts.append(id)
         }
-        let watcher = PathFeedWatcher(http: http, token: internalToken)
+        let watcher = EmbeddedFeedWatcher(http: BenchHTTP(client: http.client, base: http.base), token: internalToken)
         var latencies = Latencies(resolution: 0.01)
         let clock = ContinuousClock()
         for id in drafts {
             let head = try await watcher.head()
             let started = clock.now
-            async let seen: Void = watcher.waitForApproval(of: id, after: head)
+            async let seen: Void = watcher.waitFor("PathApproved", on: "path-draft-\(id.lowercased())", after: head)
             try await http.approve(id, token: moderator)
             try await seen
             latencies.record(clock.now - started)

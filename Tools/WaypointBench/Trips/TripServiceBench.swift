@@ -103,13 +103,13 @@ struct TripServiceBench {
 
     /// Finishes each trip in turn and times it until the feed watcher has seen its `TripFinished`.
     private func finishToEvent(_ http: TripsHTTP, trips: [String], tokens: [String]) async throws -> Latencies {
-        let watcher = FeedWatcher(http: http, token: Self.internalToken)
+        let watcher = EmbeddedFeedWatcher(http: BenchHTTP(client: http.client, base: http.base), token: Self.internalToken)
         let head = try await watcher.head()
         var latencies = Latencies()
         let clock = ContinuousClock()
         for (trip, token) in zip(trips, tokens) {
             let started = clock.now
-            async let seen: Void = watcher.waitForFinished(trip: trip, after: head)
+            async let seen: Void = watcher.waitFor("TripFinished", on: "trip-\(trip.lowercased())", after: head)
             try await http.finish(trip: trip, token: token)
             try await seen
             latencies.record(clock.now - started)
