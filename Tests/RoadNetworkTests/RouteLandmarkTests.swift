@@ -77,6 +77,18 @@ struct RouteLandmarkTests {
         #expect(reopened > 0)  // the coarse potential is inconsistent: the reopening path was exercised
     }
 
+    /// Every alternative of `routes` within the stretch, sharing little enough with each better one, and locally
+    /// optimal by `dijkstra` (the graph's weights as the routes were searched under).
+    static func expectRules(_ routes: [RoadRoute], _ rules: AlternativeRules, vertexOf: [Int64: Int], dijkstra: ShortestPaths) {
+        for (index, route) in routes.enumerated().dropFirst() {
+            #expect(route.weight <= rules.maximumStretch * routes[0].weight * (1 + 1e-9))
+            for better in routes[..<index] {
+                #expect(RouteAlternativeTests.shared(route, better) <= rules.maximumSharing * better.weight * (1 + 1e-9))
+            }
+            #expect(RouteAlternativeTests.locallyOptimal(route, vertexOf: vertexOf, dijkstra: dijkstra, window: rules.minimumPlateau * routes[0].weight))
+        }
+    }
+
     @Test("with coarse landmarks every alternative still obeys the rules and the best route is Dijkstra's", arguments: [0, 2])
     func coarseAlternatives(graphIndex: Int) throws {
         let graph = try Self.graph(graphIndex)
@@ -95,13 +107,7 @@ struct RouteLandmarkTests {
             try #require(!routes.isEmpty)
             #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
             alternatives += routes.count - 1
-            for (index, route) in routes.enumerated().dropFirst() {
-                #expect(route.weight <= rules.maximumStretch * routes[0].weight * (1 + 1e-9))
-                for better in routes[..<index] {
-                    #expect(RouteAlternativeTests.shared(route, better) <= rules.maximumSharing * better.weight * (1 + 1e-9))
-                }
-                #expect(RouteAlternativeTests.locallyOptimal(route, vertexOf: vertexOf, dijkstra: dijkstra, window: rules.minimumPlateau * routes[0].weight))
-            }
+            Self.expectRules(routes, rules, vertexOf: vertexOf, dijkstra: dijkstra)
         }
         #expect(alternatives > 0)
     }
@@ -140,14 +146,7 @@ struct RouteLandmarkTests {
                 try #require(!routes.isEmpty)
                 #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
                 alternatives += routes.count - 1
-                for (index, route) in routes.enumerated().dropFirst() {
-                    #expect(route.weight <= rules.maximumStretch * routes[0].weight * (1 + 1e-9))
-                    for better in routes[..<index] {
-                        #expect(RouteAlternativeTests.shared(route, better) <= rules.maximumSharing * better.weight * (1 + 1e-9))
-                    }
-                    #expect(RouteAlternativeTests.locallyOptimal(route, vertexOf: vertexOf, dijkstra: overlaid,
-                                                                 window: rules.minimumPlateau * routes[0].weight))
-                }
+                Self.expectRules(routes, rules, vertexOf: vertexOf, dijkstra: overlaid)
             }
         }
         #expect(cheaper > 50, "the discounts change routes: \(cheaper) of 240 got cheaper")
