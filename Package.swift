@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "analytics", targets: ["AnalyticsMain"]),
         .executable(name: "record-trip", targets: ["RecordTripMain"]),
         .executable(name: "path-review", targets: ["PathReviewMain"]),
+        .executable(name: "navigation", targets: ["NavigationMain"]),
         .executable(name: "gateway", targets: ["GatewayMain"]),
     ],
     dependencies: [
@@ -286,6 +287,28 @@ let package = Package(
             path: "Services/PathReview/Main"
         ),
 
+        // navigation: ranked bike routes, turn-by-turn sessions, tour stop triggers, places (Services/Navigation).
+        .target(
+            name: "Navigation",
+            dependencies: [
+                "Contracts", "EventSourcing", "Geo", "Messaging", "ReferenceData", "RoadNetwork", "ServiceKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Services/Navigation/Sources",
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "NavigationMain",
+            dependencies: ["Navigation", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/Navigation/Main"
+        ),
+
         // gateway: the single public entry point — routing, edge auth, rate limits, caching, push (Services/Gateway).
         // The push stream's hub (notifications from `waypoint.notifications`, per-user buffers, SSE) is its own target.
         .target(
@@ -348,6 +371,7 @@ let package = Package(
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
                 "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis", "RecordTrip", "PathReview",
+                "Navigation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -515,11 +539,22 @@ let package = Package(
             ],
             path: "Tests/PathReviewTests"
         ),
+        .testTarget(
+            name: "NavigationTests",
+            dependencies: [
+                "Navigation", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
+                "RoadNetwork", "ServiceKit", "ServiceTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/NavigationTests"
+        ),
         // The operator's artefacts (docker-compose.yml, deploy/) and the launcher (`waypoint up`).
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain", "GatewayMain",
+                "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain", "NavigationMain", "GatewayMain",
                 "ServiceTesting", "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -531,7 +566,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain",
-                "GatewayMain",
+                "NavigationMain", "GatewayMain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
