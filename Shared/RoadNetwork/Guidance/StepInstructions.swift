@@ -99,7 +99,8 @@ public enum StepInstructions {
         return "\(tenths / 10).\(tenths % 10) km"
     }
 
-    static func roadName(_ step: RouteStep) -> String? {
+    /// The road a step is on as instructions name it: its name, else its ref, else none.
+    public static func roadName(_ step: RouteStep) -> String? {
         if !step.name.isEmpty { return step.name }
         if let ref = step.ref, !ref.isEmpty { return ref }
         return nil

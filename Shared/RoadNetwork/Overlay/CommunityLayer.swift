@@ -65,10 +65,16 @@ public struct CommunityLayer: Sendable, Hashable {
 
     /// Obstacle `id` is open on the segment `nodes` (a directed pair; both directions are penalised) with `confidence`.
     public mutating func confirm(obstacle id: String, nodes: [Int64], type: String, confidence: Double) {
-        let weight = confidence.isFinite ? min(max(confidence, 0), 1) : 0
         let pairs = Self.bothWays(nodes)
         guard !pairs.isEmpty else { return }
-        obstacles[id] = Obstacle(pairs: pairs, penalty: (Self.obstaclePenalties[type] ?? Self.obstaclePenalties["other"]!) * weight)
+        obstacles[id] = Obstacle(pairs: pairs, penalty: Self.penalty(type: type, confidence: confidence))
+    }
+
+    /// The penalty of an obstacle of `type` (unknown types count as `other`) at `confidence` (clamped to 0…1; not
+    /// finite: 0), in equivalent metres.
+    public static func penalty(type: String, confidence: Double) -> Double {
+        let weight = confidence.isFinite ? min(max(confidence, 0), 1) : 0
+        return (obstaclePenalties[type] ?? obstaclePenalties["other"]!) * weight
     }
 
     /// Obstacle `id` is gone.
@@ -104,7 +110,7 @@ public struct CommunityLayer: Sendable, Hashable {
     }
 
     /// Each consecutive pair of `nodes` in both directions (a node repeated in a row is skipped).
-    static func bothWays(_ nodes: [Int64]) -> [CostOverlay.NodePair] {
+    public static func bothWays(_ nodes: [Int64]) -> [CostOverlay.NodePair] {
         zip(nodes, nodes.dropFirst()).filter { $0 != $1 }.flatMap { [CostOverlay.NodePair(from: $0, to: $1), CostOverlay.NodePair(from: $1, to: $0)] }
     }
 }

@@ -1,0 +1,84 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import RoadNetwork
+import ServiceKit
+import ServiceLifecycle
+
+/// The assembled `navigation` service: route search on its own road network under the community layer
+/// (`/v1/routes`, the `waypoint.paths` consumer and ``CommunityOverlay``); relays to `waypoint.navigation` and
+/// `waypoint.notifications`.
+public struct NavigationServer: Sendable {
+    public let configuration: NavigationConfiguration
+    public let storage: ServiceStorage
+    /// The road network, its router and guide (loaded at start, cached in the data directory).
+    public let roads: NavigationRoads
+    /// The `waypoint.paths` consumer: approved paths, conditions, obstacles and marked streets into the community tables.
+    public let community: any ConsumerService
+    /// The community layer this instance routes with, refreshed from those tables.
+    public let overlay: CommunityOverlay
+    /// Route search.
+    public let planner: RoutePlanner
+    /// Sessions auth revoked (`waypoint.auth`): their tokens are refused before they expire.
+    public let revokedSessions: RevokedSessionsFeed
+
+    /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
+    /// configured extracts.
+    public static func assemble(_ configuration: NavigationConfiguration, storage: ServiceStorage, roads: NavigationRoads? = nil,
+                                now: @escaping @Sendable () -> Date = Date.init,
+                                logger: Logger = Logger(label: "waypoint.navigation")) async throws -> NavigationServer {
+        let roads = try roads ?? NavigationRoads(network: RoadNetworkExtracts.load(configuration.extracts, cacheDirectory: configuration.roadCacheDirectory, logger: logger))
+        let community = try storage.consuming(.paths, producerURL: configuration.pathReviewURL, internalToken: configuration.service.internalToken,
+                                              sqlite: SQLiteCommunityHandler(), postgres: PostgresCommunityHandler(), logger: logger)
+        let communityStore: any CommunityStore = storage.backend(sqlite: { SQLiteCommunityStore(database: $0) },
+                                                                 postgres: { PostgresCommunityStore(database: $0) })
+        let overlay = CommunityOverlay(store: communityStore, router: roads.router, interval: configuration.overlayRefresh, logger: logger)
+        let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
+                                                                internalToken: configuration.service.internalToken, logger: logger)
+        return NavigationServer(configuration: configuration, storage: storage, roads: roads, community: community, overlay: overlay,
+                                planner: RoutePlanner(roads: roads, overlay: overlay, snapRadius: configuration.snapRadius),
+                                revokedSessions: revokedSessions)
+    }
+
+    /// The HTTP application: the route search, the embedded feed; the community consumer and layer in the background;
+    /// on Kafka the relays.
+    public func application(metrics: ServiceMetrics = .shared, keySource: (any AccessTokenKeySource)? = nil, logger: Logger? = nil,
+                            onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) throws -> ServiceApplication {
+        let logger = logger ?? ServiceLogging.makeLogger(configuration.service)
+        let readiness = Readiness()
+        readiness.register(community)
+        readiness.register(overlay)
+        readiness.register(revokedSessions.consumer)
+        let storage = storage
+        let search = RouteSearchRoutes(planner: planner)
+        return try ServiceApplication(
+            configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
+            revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
+            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer],
+            logger: logger, onServerRunning: onServerRunning
+        ) { router in
+            search.addRoutes(to: router)
+            storage.addFeedRoutes(to: router, include: NavigationEvents.isServedByFeed)
+        }
+    }
+}
+
+/// What navigation publishes: its published language on `waypoint.navigation` (`Shared/Contracts/Navigation`) and
+/// riders' pushed guidance on `waypoint.notifications`. Positions never leave the service.
+public enum NavigationEvents {
+    /// The event types of `waypoint.navigation`.
+    public static let publishedTypes: Set<String> = []
+
+    /// Whether the envelope goes to `waypoint.navigation`.
+    public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }
+
+    /// What the embedded feed serves: the published language and the riders' notifications.
+    public static func isServedByFeed(_ envelope: EventEnvelope) -> Bool { isPublished(envelope) || UserNotifications.isNotification(envelope) }
+
+    /// The relays on Kafka.
+    public static let topics = [PublishedTopic(Topic.navigation.name, include: isPublished),
+                                PublishedTopic(Topic.notifications.name, include: UserNotifications.isNotification)]
+}
