@@ -542,7 +542,7 @@ let package = Package(
         .testTarget(
             name: "NavigationTests",
             dependencies: [
-                "Navigation", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
+                "Navigation", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Kafka", "Messaging", "ReferenceData",
                 "RoadNetwork", "ServiceKit", "ServiceTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Kafka
 import HummingbirdTesting
 import Logging
 import Messaging
@@ -66,11 +67,13 @@ enum NavigationApp {
     }
 
     /// One instance over `feeds` through its router.
-    static func serve(_ backend: TestBackend, feeds: NavigationFeeds,
+    static func serve(_ backend: TestBackend, feeds: NavigationFeeds, kafkaBrokers: String? = nil,
                       _ body: @escaping @Sendable (any TestClientProtocol, NavigationServer) async throws -> Void) async throws {
         let directory = TemporaryDirectory("waypoint-navigation")
         defer { directory.remove() }
-        let configuration = configuration(try backend.runtime("navigation", in: directory), feeds: feeds)
+        let runtime = try backend.runtime("navigation", in: directory, kafkaBrokers: kafkaBrokers,
+                                          kafkaProperties: kafkaBrokers == nil ? [:] : KafkaMockCluster.clientProperties)
+        let configuration = configuration(runtime, feeds: feeds)
         try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
             let server = try await NavigationServer.assemble(configuration, storage: storage, roads: NavigationTestNetwork.roads, logger: quiet)
             let app = try server.application(
