@@ -73,6 +73,12 @@ enum NavigationApp {
         defer { directory.remove() }
         let runtime = try backend.runtime("navigation", in: directory, kafkaBrokers: kafkaBrokers,
                                           kafkaProperties: kafkaBrokers == nil ? [:] : KafkaMockCluster.clientProperties)
+        try await serve(runtime, feeds: feeds, body)
+    }
+
+    /// One instance over `feeds` storing in `runtime` (two calls with one runtime: a restart, or a second instance).
+    static func serve(_ runtime: RuntimeSettings, feeds: NavigationFeeds,
+                      _ body: @escaping @Sendable (any TestClientProtocol, NavigationServer) async throws -> Void) async throws {
         let configuration = configuration(runtime, feeds: feeds)
         try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
             let server = try await NavigationServer.assemble(configuration, storage: storage, roads: NavigationTestNetwork.roads, logger: quiet)

@@ -9,8 +9,8 @@ import ServiceKit
 import ServiceLifecycle
 
 /// The assembled `navigation` service: route search on its own road network under the community layer
-/// (`/v1/routes`, the `waypoint.paths` consumer and ``CommunityOverlay``); relays to `waypoint.navigation` and
-/// `waypoint.notifications`.
+/// (`/v1/routes`, the `waypoint.paths` consumer and ``CommunityOverlay``), turn-by-turn sessions
+/// (`/v1/navigation/sessions`, pushed guidance); relays to `waypoint.navigation` and `waypoint.notifications`.
 public struct NavigationServer: Sendable {
     public let configuration: NavigationConfiguration
     public let storage: ServiceStorage
@@ -24,6 +24,12 @@ public struct NavigationServer: Sendable {
     public let planner: RoutePlanner
     /// Sessions auth revoked (`waypoint.auth`): their tokens are refused before they expire.
     public let revokedSessions: RevokedSessionsFeed
+    /// Navigation sessions (turn-by-turn guidance).
+    public let sessions: NavigationSessions
+    /// The `navigation_sessions` read model (each rider's current session).
+    public let sessionList: any ProjectionRunning
+    /// Pushes every instruction and reroute on the rider's stream (`waypoint.notifications`).
+    public let notifier: UserNotifier
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -38,9 +44,15 @@ public struct NavigationServer: Sendable {
         let overlay = CommunityOverlay(store: communityStore, router: roads.router, interval: configuration.overlayRefresh, logger: logger)
         let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
                                                                 internalToken: configuration.service.internalToken, logger: logger)
+        let planner = RoutePlanner(roads: roads, overlay: overlay, snapRadius: configuration.snapRadius)
+        let sessionList = storage.projection(sqlite: SQLiteSessionListProjection(), postgres: PostgresSessionListProjection(), logger: logger)
+        try await sessionList.prepare()
+        let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints,
+                                    rules: SessionNotificationRules.notification(for:), logger: logger)
         return NavigationServer(configuration: configuration, storage: storage, roads: roads, community: community, overlay: overlay,
-                                planner: RoutePlanner(roads: roads, overlay: overlay, snapRadius: configuration.snapRadius),
-                                revokedSessions: revokedSessions)
+                                planner: planner, revokedSessions: revokedSessions,
+                                sessions: NavigationSessions(store: AnyEventStore(storage.store), planner: planner, now: now, logger: logger),
+                                sessionList: sessionList, notifier: notifier)
     }
 
     /// The HTTP application: the route search, the embedded feed; the community consumer and layer in the background;
@@ -52,15 +64,20 @@ public struct NavigationServer: Sendable {
         readiness.register(community)
         readiness.register(overlay)
         readiness.register(revokedSessions.consumer)
+        readiness.register(sessionList)
+        readiness.register(notifier)
         let storage = storage
         let search = RouteSearchRoutes(planner: planner)
+        let sessionRoutes = SessionRoutes(sessions: sessions, list: storage.backend(sqlite: { SQLiteSessionListStore(database: $0) },
+                                                                                  postgres: { PostgresSessionListStore(database: $0) }))
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
-            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer],
+            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer, sessionList, notifier],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             search.addRoutes(to: router)
+            sessionRoutes.addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: NavigationEvents.isServedByFeed)
         }
     }
@@ -70,7 +87,9 @@ public struct NavigationServer: Sendable {
 /// riders' pushed guidance on `waypoint.notifications`. Positions never leave the service.
 public enum NavigationEvents {
     /// The event types of `waypoint.navigation`.
-    public static let publishedTypes: Set<String> = []
+    public static let publishedTypes: Set<String> = [
+        NavigationSessionStarted.eventType, NavigationRerouted.eventType, NavigationArrived.eventType, NavigationSessionEnded.eventType,
+    ]
 
     /// Whether the envelope goes to `waypoint.navigation`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }

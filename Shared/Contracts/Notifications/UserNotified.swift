@@ -33,6 +33,13 @@ public struct NotificationKind: RawRepresentable, Codable, Sendable, Hashable, C
     public static let pathRejected = NotificationKind(rawValue: "path.rejected")
     /// A moderator sent the recipient's path draft back with the changes asked for (`data`: `draftId`).
     public static let pathChangesRequested = NotificationKind(rawValue: "path.changes-requested")
+    /// Turn-by-turn guidance for the recipient's navigation session: an instruction is due (`data`: `sessionId`,
+    /// `stepIndex`, `phase` — alert, pre-turn, now, depart, arrive — `maneuver`, `modifier`, `distanceM`).
+    public static let navigationInstruction = NotificationKind(rawValue: "navigation.instruction")
+    /// The recipient's session got a new route (`data`: `sessionId`, `reason`, `reroutes`, `distanceM`).
+    public static let navigationRerouted = NotificationKind(rawValue: "navigation.rerouted")
+    /// The recipient reached a tour stop (`data`: `sessionId`, `tourId`, `stopId`, `stopIndex`).
+    public static let tourStopReached = NotificationKind(rawValue: "tour.stop-reached")
 
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)

@@ -1,0 +1,37 @@
+import Contracts
+import EventSourcing
+import Foundation
+import Messaging
+
+/// Pushed guidance (DESIGN: "a navigation position update is answered at once and the same instruction is pushed on
+/// the rider's stream"): each instruction a session gives — the departure, an announcement, the arrival — and each
+/// reroute becomes a `UserNotified` for the rider, `navigation.instruction` / `navigation.rerouted`, with the
+/// instruction as title and the ids and figures in `data`. A session event notifies at most once.
+public enum SessionNotificationRules {
+    public static func notification(for envelope: EventEnvelope) throws -> UserNotified? {
+        guard let event = try NavigationSessionAggregate.eventTypes.decode(envelope) else { return nil }
+        switch event {
+        case .started(let e):
+            return instruction(e.instruction, session: e.sessionId, rider: e.riderId, source: envelope, at: e.startedAt)
+        case .tracked(let e):
+            return e.instruction.map { instruction($0, session: e.sessionId, rider: e.riderId, source: envelope, at: e.lastFixAt) }
+        case .rerouted(let e):
+            return UserNotified(notificationId: UserNotifications.notificationID(for: envelope.eventID), userId: e.riderId, kind: .navigationRerouted,
+                                title: String(e.instruction.text.prefix(100)),
+                                body: String("New route: \(Int(e.route.distance.rounded())) m. \(e.instruction.text)".prefix(300)),
+                                data: ["sessionId": e.sessionId.uuidString.lowercased(), "reason": e.reason.rawValue, "reroutes": "\(e.reroutes)",
+                                       "distanceM": "\(Int(e.route.distance.rounded()))", "phase": "depart", "stepIndex": "0"],
+                                occurredAt: e.reroutedAt)
+        case .publishedStart, .publishedReroute, .paused, .resumed, .arrived, .ended:
+            return nil
+        }
+    }
+
+    static func instruction(_ instruction: IssuedInstruction, session: UUID, rider: UUID, source: EventEnvelope, at: Date) -> UserNotified {
+        var data = ["sessionId": session.uuidString.lowercased(), "stepIndex": "\(instruction.stepIndex)", "phase": instruction.phase,
+                    "maneuver": instruction.maneuver, "distanceM": "\(Int(instruction.distance.rounded()))"]
+        if let modifier = instruction.modifier { data["modifier"] = modifier }
+        return UserNotified(notificationId: UserNotifications.notificationID(for: source.eventID), userId: rider, kind: .navigationInstruction,
+                            title: String(instruction.text.prefix(100)), body: String(instruction.text.prefix(300)), data: data, occurredAt: at)
+    }
+}

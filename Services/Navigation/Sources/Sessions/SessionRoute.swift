@@ -1,0 +1,144 @@
+import Foundation
+import RoadNetwork
+
+/// A route as a session follows it: the geometry with metres from the start at every point, and the steps with where
+/// each begins — everything position tracking needs, stored in the session's events so any instance (or a restarted
+/// one) continues the session without searching again.
+public struct SessionRoute: Codable, Sendable, Hashable {
+    /// One step: its maneuver, road and where it begins along the route.
+    public struct Step: Codable, Sendable, Hashable {
+        public var kind: String
+        public var modifier: String?
+        public var exit: Int?
+        public var name: String
+        public var ref: String?
+        public var wayClass: String
+        public var latitude: Double
+        public var longitude: Double
+        public var bearingBefore: Int
+        public var bearingAfter: Int
+        /// Metres and seconds of the step.
+        public var distance: Double
+        public var duration: Double
+        /// Metres from the route's start where the step's maneuver is.
+        public var along: Double
+        /// An `arrive` at the route's end (a via point's arrival is not final).
+        public var final: Bool
+    }
+
+    /// `[lat, lng]` pairs.
+    public var points: [[Double]]
+    /// Metres from the start at each point.
+    public var cumulative: [Double]
+    public var distance: Double
+    public var duration: Double
+    public var steps: [Step]
+}
+
+extension SessionRoute {
+    /// The route of a planned one (all its legs, in order).
+    public init(_ planned: PlannedRoute) {
+        let geometry = planned.geometry
+        var cumulative: [Double] = [0]
+        for (a, b) in zip(geometry, geometry.dropFirst()) { cumulative.append(cumulative.last! + a.metres(to: b)) }
+        // Scale to the router's metres so steps' `along` and the geometry agree.
+        let total = cumulative.last ?? 0
+        let scale = total > 0 ? planned.distance / total : 1
+        var steps: [Step] = []
+        var along = 0.0
+        for (index, leg) in planned.legs.enumerated() {
+            for step in leg.steps {
+                steps.append(Step(kind: step.maneuver.kind.rawValue, modifier: step.maneuver.modifier?.rawValue, exit: nil, name: step.name,
+                                  ref: step.ref, wayClass: step.wayClass, latitude: step.maneuver.location.latitude,
+                                  longitude: step.maneuver.location.longitude, bearingBefore: step.maneuver.bearingBefore,
+                                  bearingAfter: step.maneuver.bearingAfter, distance: step.distance, duration: step.duration, along: along,
+                                  final: step.maneuver.kind == .arrive && index == planned.legs.count - 1))
+                along += step.distance
+            }
+        }
+        self.init(points: geometry.map { [$0.latitude, $0.longitude] }, cumulative: cumulative.map { $0 * scale }, distance: planned.distance,
+                  duration: planned.duration, steps: steps)
+    }
+
+    /// The step as the guidance library reads it (for its words).
+    public func routeStep(_ index: Int) -> RouteStep? {
+        guard steps.indices.contains(index) else { return nil }
+        let step = steps[index]
+        let maneuver = RouteManeuver.stored(kind: RouteManeuver.Kind(rawValue: step.kind) ?? .turn, modifier: step.modifier.flatMap(RouteManeuver.Modifier.init),
+                                     location: RoadPoint(latitude: step.latitude, longitude: step.longitude),
+                                     bearingBefore: step.bearingBefore, bearingAfter: step.bearingAfter)
+        return RouteStep.stored(maneuver: maneuver, name: step.name, ref: step.ref, wayClass: step.wayClass, distance: step.distance,
+                         duration: step.duration, weight: step.distance, geometry: [])
+    }
+
+    /// Where a point lies against the route: the nearest point on it at or after `notBefore` metres (so a rider is
+    /// never matched back to a stretch already ridden, unless nothing ahead is near), its distance, and the route's
+    /// bearing there.
+    public struct Match: Sendable, Hashable {
+        public var along: Double
+        public var distance: Double
+        public var bearing: Double
+        public var point: RoadPoint
+    }
+
+    /// The match of `point`, searching from `notBefore` metres on.
+    public func match(_ point: RoadPoint, notBefore: Double) -> Match? {
+        guard points.count >= 2 else { return nil }
+        var best: Match?
+        let cosLat = cos(point.latitude * .pi / 180)
+        for index in 0..<(points.count - 1) where cumulative[index + 1] >= notBefore {
+            let a = points[index], b = points[index + 1]
+            // Local equirectangular projection in metres around the fix: exact enough within a few hundred metres.
+            let ax = (a[1] - point.longitude) * cosLat * 111_319.49, ay = (a[0] - point.latitude) * 111_319.49
+            let bx = (b[1] - point.longitude) * cosLat * 111_319.49, by = (b[0] - point.latitude) * 111_319.49
+            let dx = bx - ax, dy = by - ay
+            let lengthSquared = dx * dx + dy * dy
+            var t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0
+            t = min(max(t, 0), 1)
+            let px = ax + t * dx, py = ay + t * dy
+            let distance = (px * px + py * py).squareRoot()
+            if best == nil || distance < best!.distance {
+                let along = cumulative[index] + t * (cumulative[index + 1] - cumulative[index])
+                let bearing = (atan2(dx, dy) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+                best = Match(along: max(along, notBefore), distance: distance, bearing: bearing,
+                             point: RoadPoint(latitude: a[0] + t * (b[0] - a[0]), longitude: a[1] + t * (b[1] - a[1])))
+            }
+        }
+        return best
+    }
+
+    /// The index of the step being ridden at `along` metres (the last whose maneuver is at or before it).
+    public func stepIndex(at along: Double) -> Int {
+        var index = 0
+        for (i, step) in steps.enumerated() where step.along <= along + 0.01 { index = i }
+        return index
+    }
+
+    /// Seconds left from `along` metres: the rest of the current step pro rata, then the following steps.
+    public func remainingDuration(from along: Double) -> Double {
+        let index = stepIndex(at: along)
+        let step = steps[index]
+        let left = step.distance > 0 ? max(0, step.along + step.distance - along) / step.distance * step.duration : 0
+        return left + steps[(index + 1)...].reduce(0) { $0 + $1.duration }
+    }
+
+    /// The route's end.
+    public var destination: RoadPoint? { points.last.map { RoadPoint(latitude: $0[0], longitude: $0[1]) } }
+}
+
+extension SessionRoute {
+    /// The point `along` metres from the start (clamped to the route).
+    public func point(at along: Double) -> RoadPoint? {
+        guard let first = points.first else { return nil }
+        guard points.count >= 2 else { return RoadPoint(latitude: first[0], longitude: first[1]) }
+        var low = 0, high = cumulative.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if cumulative[mid] <= along { low = mid } else { high = mid }
+        }
+        let span = cumulative[high] - cumulative[low]
+        let t = span > 0 ? min(max((along - cumulative[low]) / span, 0), 1) : 0
+        let a = points[low], b = points[high]
+        return RoadPoint(latitude: a[0] + t * (b[0] - a[0]), longitude: a[1] + t * (b[1] - a[1]))
+    }
+}

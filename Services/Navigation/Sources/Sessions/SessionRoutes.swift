@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import ServiceKit
+
+/// `/v1/navigation/sessions` (a signed-in rider): start, current, one session, positions, pause, resume, end.
+public struct SessionRoutes: Sendable {
+    let sessions: NavigationSessions
+    let list: any SessionListStore
+
+    public init(sessions: NavigationSessions, list: any SessionListStore) {
+        self.sessions = sessions
+        self.list = list
+    }
+
+    public func addRoutes(to routes: ServiceRoutes) {
+        let group = routes.authenticated("/v1/navigation/sessions")
+        group.post(use: start)
+        group.get("current", use: current)
+        group.get(":id", use: show)
+        group.post(":id/positions", use: positions)
+        group.post(":id/pause", use: pause)
+        group.post(":id/resume", use: resume)
+        group.post(":id/end", use: end)
+    }
+
+    /// `POST /v1/navigation/sessions`: 201 with the session, its route and first instruction.
+    @Sendable func start(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<SessionResponse> {
+        let rider = try context.requireCallerID()
+        let start = try await request.decode(as: SessionStartBody.self, context: context).start()
+        let state = try await sessions.start(start, rider: rider)
+        return EditedResponse(status: .created, headers: [.location: "/v1/navigation/sessions/\(state.sessionId.uuidString.lowercased())"],
+                              response: SessionResponse(state))
+    }
+
+    /// `GET /v1/navigation/sessions/current`: the rider's newest session that has not ended; 404 when none.
+    @Sendable func current(_ request: Request, context: ServiceRequestContext) async throws -> SessionResponse {
+        let rider = try context.requireCallerID()
+        guard let id = try await list.current(of: rider) else { throw Problem.notFound("no navigation session is going on", code: "no-current-session") }
+        return SessionResponse(try await sessions.session(id, of: rider))
+    }
+
+    /// `GET /v1/navigation/sessions/{id}`.
+    @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> SessionResponse {
+        SessionResponse(try await sessions.session(try Self.id(context), of: try context.requireCallerID()))
+    }
+
+    /// `POST /v1/navigation/sessions/{id}/positions`: answered at once with progress and any instruction due.
+    @Sendable func positions(_ request: Request, context: ServiceRequestContext) async throws -> PositionsResponse {
+        let rider = try context.requireCallerID()
+        let id = try Self.id(context)
+        let fixes = try await request.decode(as: PositionsBody.self, context: context).fixes(now: sessions.now())
+        return PositionsResponse(try await sessions.track(id, rider: rider, fixes: fixes))
+    }
+
+    @Sendable func pause(_ request: Request, context: ServiceRequestContext) async throws -> SessionResponse {
+        let rider = try context.requireCallerID()
+        return SessionResponse(try await sessions.execute(.pause(rider: rider, at: sessions.now()), on: try Self.id(context)))
+    }
+
+    @Sendable func resume(_ request: Request, context: ServiceRequestContext) async throws -> SessionResponse {
+        let rider = try context.requireCallerID()
+        return SessionResponse(try await sessions.execute(.resume(rider: rider, at: sessions.now()), on: try Self.id(context)))
+    }
+
+    /// `POST /v1/navigation/sessions/{id}/end` with an optional `{ "tripId" }`: the ride handed to record-trip.
+    @Sendable func end(_ request: Request, context: ServiceRequestContext) async throws -> SessionResponse {
+        let rider = try context.requireCallerID()
+        // The body is optional: without a Content-Type there is none to read.
+        let body = request.headers[.contentType] == nil ? SessionEndBody() : try await request.decode(as: SessionEndBody.self, context: context)
+        return SessionResponse(try await sessions.execute(.end(rider: rider, tripId: body.tripId, at: sessions.now()), on: try Self.id(context)))
+    }
+
+    static func id(_ context: ServiceRequestContext) throws -> UUID {
+        try context.parameters.require("id", as: UUID.self, ifInvalid: SessionError.notFound.problem)
+    }
+}
