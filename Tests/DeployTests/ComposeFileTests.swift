@@ -12,8 +12,8 @@ import Yams
 struct ComposeFileTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// Executables this version builds; the other services are declared under the profile `later`.
-    static let built = ["auth", "tour-management", "path-review", "record-trip", "analytics", "gateway"]
-    static let later = ["navigation"]
+    static let built = ["auth", "tour-management", "path-review", "navigation", "record-trip", "analytics", "gateway"]
+    static let later: [String] = []
     static let topics = ["waypoint.auth", "waypoint.tours", "waypoint.paths", "waypoint.navigation", "waypoint.trips",
                          "waypoint.notifications"]
 

@@ -172,7 +172,8 @@ struct NotificationHubTests {
             return
         }
         #expect(producers == [EmbeddedFeed(source: "tour-management", baseURL: "http://127.0.0.1:8082", internalToken: "t"),
-                              EmbeddedFeed(source: "path-review", baseURL: "http://127.0.0.1:8083", internalToken: "t")])
+                              EmbeddedFeed(source: "path-review", baseURL: "http://127.0.0.1:8083", internalToken: "t"),
+                              EmbeddedFeed(source: "navigation", baseURL: "http://127.0.0.1:8084", internalToken: "t")])
         #expect(auth?.baseURL == "http://127.0.0.1:8081")
 
         let custom = try NotificationHubConfiguration.fromEnvironment(internalToken: "t", environment: [
@@ -196,7 +197,7 @@ struct NotificationHubTests {
             return
         }
         #expect(brokers == "k:9092")
-        // A producer that will exist (navigation) defaults to its local port; a name no service has is an error.
+        // A producer named alone (navigation) defaults to its local port; a name no service has is an error.
         let navigation = try NotificationHubConfiguration.fromEnvironment(internalToken: nil, environment: ["WAYPOINT_NOTIFICATIONS_PRODUCERS": "navigation"])
         if case .embedded(let producers, _) = navigation.transport {
             #expect(producers.map(\.baseURL) == ["http://127.0.0.1:8084"])

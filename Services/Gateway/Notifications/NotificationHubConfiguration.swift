@@ -8,7 +8,7 @@ import ServiceKit
 /// | key | meaning | default |
 /// |---|---|---|
 /// | `WAYPOINT_KAFKA_BROKERS` | read `waypoint.notifications` from Kafka (else the producers' embedded feeds) | unset |
-/// | `WAYPOINT_NOTIFICATIONS_PRODUCERS` | comma-separated services whose embedded feed carries notifications | `tour-management,path-review` |
+/// | `WAYPOINT_NOTIFICATIONS_PRODUCERS` | comma-separated services whose embedded feed carries notifications | `tour-management,path-review,navigation` |
 /// | `WAYPOINT_<PRODUCER>_URL` | base URL of each producer (``ServiceEndpoints``), e.g. `WAYPOINT_TOUR_MANAGEMENT_URL` | its default port |
 /// | `WAYPOINT_AUTH_URL` | base URL of `auth`, whose feed tells of erased users (embedded transport) | `http://127.0.0.1:8081` |
 /// | `WAYPOINT_INTERNAL_TOKEN` | token of the producers' `/v1/internal/events` (passed in from ``ServiceConfiguration``) | unset |
@@ -84,7 +84,7 @@ public struct NotificationHubConfiguration: Sendable {
             transport = .kafka(brokers: brokers, properties: [:])
         } else {
             // `none`: no producer runs here (e.g. the launcher started only auth and the gateway).
-            let listed = reader.string("NOTIFICATIONS_PRODUCERS", default: "tour-management,path-review")
+            let listed = reader.string("NOTIFICATIONS_PRODUCERS", default: "tour-management,path-review,navigation")
             let producers = listed.lowercased() == "none" ? [] : listed
                 .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             // The producers named here are meant to exist: their local default ports apply, as for the gateway's routes.

@@ -81,7 +81,7 @@ public struct LaunchPlan: Sendable {
     public static let defaultDrainTimeoutSeconds = 30
 
     /// The services that publish `UserNotified` on their feeds (docs/notifications.md).
-    static let notificationProducers: Set<String> = ["tour-management", "path-review"]
+    static let notificationProducers: Set<String> = ["tour-management", "path-review", "navigation"]
 
     public init(_ options: Options) {
         self.options = options
