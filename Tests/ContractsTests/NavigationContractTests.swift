@@ -29,4 +29,16 @@ struct NavigationContractTests {
             }
         }
     }
+
+    static let stopReached = TourStopReached(sessionId: session, tourId: UUID(uuidString: "70c0a1e5-0000-4000-8000-000000000005")!,
+                                             stopId: UUID(uuidString: "570b0000-0000-4000-8000-000000000002")!, stopIndex: 1,
+                                             userId: UUID(uuidString: "05e70000-0000-4000-8000-000000000007")!, reachedAt: at)
+
+    @Test("TourStopReached matches its golden file: the traveller's own progress (userId, for tour-management), no position")
+    func stopReachedGolden() throws {
+        try GoldenFile.verify(Self.stopReached)
+        #expect(TourStopReached.topic == .navigation)
+        let json = String(decoding: try ContractJSON.encode(Self.stopReached), as: UTF8.self).lowercased()
+        for word in ["lat", "lng", "latitude", "longitude", "geometry", "track"] { #expect(!json.contains("\"\(word)")) }
+    }
 }

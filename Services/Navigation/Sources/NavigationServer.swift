@@ -30,6 +30,8 @@ public struct NavigationServer: Sendable {
     public let sessionList: any ProjectionRunning
     /// Pushes every instruction and reroute on the rider's stream (`waypoint.notifications`).
     public let notifier: UserNotifier
+    /// The `waypoint.tours` consumer: published tours' stops and who owns which tour (tour sessions).
+    public let tourCatalog: any ConsumerService
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -49,10 +51,13 @@ public struct NavigationServer: Sendable {
         try await sessionList.prepare()
         let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints,
                                     rules: SessionNotificationRules.notification(for:), logger: logger)
+        let tourCatalog = try storage.consuming(.tours, producerURL: configuration.tourManagementURL,
+                                                internalToken: configuration.service.internalToken,
+                                                sqlite: SQLiteTourCatalogHandler(), postgres: PostgresTourCatalogHandler(), logger: logger)
         return NavigationServer(configuration: configuration, storage: storage, roads: roads, community: community, overlay: overlay,
                                 planner: planner, revokedSessions: revokedSessions,
                                 sessions: NavigationSessions(store: AnyEventStore(storage.store), planner: planner, now: now, logger: logger),
-                                sessionList: sessionList, notifier: notifier)
+                                sessionList: sessionList, notifier: notifier, tourCatalog: tourCatalog)
     }
 
     /// The HTTP application: the route search, the embedded feed; the community consumer and layer in the background;
@@ -66,14 +71,17 @@ public struct NavigationServer: Sendable {
         readiness.register(revokedSessions.consumer)
         readiness.register(sessionList)
         readiness.register(notifier)
+        readiness.register(tourCatalog)
         let storage = storage
         let search = RouteSearchRoutes(planner: planner)
         let sessionRoutes = SessionRoutes(sessions: sessions, list: storage.backend(sqlite: { SQLiteSessionListStore(database: $0) },
-                                                                                  postgres: { PostgresSessionListStore(database: $0) }))
+                                                                                  postgres: { PostgresSessionListStore(database: $0) }),
+                                          tours: storage.backend(sqlite: { SQLiteTourCatalogStore(database: $0) },
+                                                                 postgres: { PostgresTourCatalogStore(database: $0) }))
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
-            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer, sessionList, notifier],
+            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer, sessionList, notifier, tourCatalog],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             search.addRoutes(to: router)
@@ -89,6 +97,7 @@ public enum NavigationEvents {
     /// The event types of `waypoint.navigation`.
     public static let publishedTypes: Set<String> = [
         NavigationSessionStarted.eventType, NavigationRerouted.eventType, NavigationArrived.eventType, NavigationSessionEnded.eventType,
+        TourStopReached.eventType,
     ]
 
     /// Whether the envelope goes to `waypoint.navigation`.

@@ -121,3 +121,30 @@ public struct NavigationSessionEnded: IntegrationEvent, Hashable {
         self.endedAt = endedAt
     }
 }
+
+/// A traveller on a tour session reached a stop (entered its trigger radius; each stop once per session). The one
+/// navigation event that names a person: it is the traveller's own tour progress, which tour-management records
+/// (`StopCompleted` on `waypoint.tours`) from this event — navigation never writes tour-management's store.
+public struct TourStopReached: IntegrationEvent, Hashable {
+    public static let eventType = "TourStopReached"
+    public static let schemaVersion = 1
+    public static let topic = Topic.navigation
+
+    public var sessionId: UUID
+    public var tourId: UUID
+    public var stopId: UUID
+    /// The stop's place in the tour, 0-based.
+    public var stopIndex: Int
+    /// The traveller.
+    public var userId: UUID
+    public var reachedAt: Date
+
+    public init(sessionId: UUID, tourId: UUID, stopId: UUID, stopIndex: Int, userId: UUID, reachedAt: Date) {
+        self.sessionId = sessionId
+        self.tourId = tourId
+        self.stopId = stopId
+        self.stopIndex = stopIndex
+        self.userId = userId
+        self.reachedAt = reachedAt
+    }
+}

@@ -14,6 +14,8 @@ enum SessionEvent: Sendable, Hashable {
     case resumed(SessionResumed)
     case arrived(NavigationArrived)
     case ended(NavigationSessionEnded)
+    case stopReached(StopReached)
+    case publishedStop(TourStopReached)
 }
 
 /// Where a session stands.
@@ -47,6 +49,9 @@ public struct SessionState: Codable, Sendable, Hashable {
     public var startedAt = Date(timeIntervalSince1970: 0)
     public var endedAt: Date?
     public var tripId: UUID?
+    /// A tour session's tour, and the stops reached so far (each triggers once).
+    public var tour: TourPlan?
+    public var stopsReached: [UUID] = []
 
     /// The destination, `nil` before the start.
     public var destination: RoadPoint? { targets.last.map { RoadPoint(latitude: $0[0], longitude: $0[1]) } }
@@ -83,6 +88,8 @@ enum NavigationSessionAggregate: Aggregate {
         .registering(SessionResumed.self, SessionEvent.resumed)
         .registering(NavigationArrived.self, SessionEvent.arrived)
         .registering(NavigationSessionEnded.self, SessionEvent.ended)
+        .registering(StopReached.self, SessionEvent.stopReached)
+        .registering(TourStopReached.self, SessionEvent.publishedStop)
 
     static func streamID(_ id: UUID) -> String { "navigation-session-\(id.uuidString.lowercased())" }
 
@@ -97,6 +104,8 @@ enum NavigationSessionAggregate: Aggregate {
         case .resumed(let e): e
         case .arrived(let e): e
         case .ended(let e): e
+        case .stopReached(let e): e
+        case .publishedStop(let e): e
         }
     }
 
@@ -115,6 +124,9 @@ enum NavigationSessionAggregate: Aggregate {
             state.lastInstruction = e.instruction
             state.announced = ["0:depart"]
             state.startedAt = e.startedAt
+            state.tour = e.tour
+        case .stopReached(let e):
+            if !state.stopsReached.contains(e.stopId) { state.stopsReached.append(e.stopId) }
         case .tracked(let e):
             state.fixes += e.fixes
             state.lastFixAt = e.lastFixAt
@@ -144,7 +156,7 @@ enum NavigationSessionAggregate: Aggregate {
             state.status = .ended
             state.endedAt = e.endedAt
             state.tripId = e.tripId
-        case .publishedStart, .publishedReroute:
+        case .publishedStart, .publishedReroute, .publishedStop:
             break
         }
         return state

@@ -28,6 +28,8 @@ public struct TrackAnswer: Sendable {
     public var rerouteFailed: Bool
     /// The rider arrived in this batch.
     public var arrived: Bool
+    /// Tour stops reached in this batch.
+    public var stopsReached: [UUID] = []
 }
 
 /// Navigation sessions: start on a planned route, follow positions (``SessionTracker``), reroute, pause, resume,
@@ -59,16 +61,31 @@ public final class NavigationSessions: Sendable {
         self.logger = logger
     }
 
+    /// Starts a tour session for `rider` from `from` through `tour`'s stops in order (the route leads through the first
+    /// ``RoadRouter/maximumViaPoints`` + 1; reroutes lead on through the rest).
+    public func startTour(_ tour: NavigableTour, from: RoadPoint, language: InstructionLanguage, rider: UUID) async throws -> SessionState {
+        let stops = tour.stops.map { RoadPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        guard let last = stops.last else { throw SessionError.tourWithoutStops }
+        let start = SessionStart(from: from, to: last, via: Array(stops.dropLast()), alternative: 0, language: language)
+        return try await self.start(start, rider: rider, tour: TourPlan(tourId: tour.tourId, title: tour.title, stops: tour.stops))
+    }
+
     /// Starts a session for `rider` on the route the search ranks at `start.alternative`.
-    public func start(_ start: SessionStart, rider: UUID, kind: NavigationSessionKind = .route) async throws -> SessionState {
-        let plan = try planner.plan(RouteQuery(points: [start.from] + start.via + [start.to], alternatives: start.via.isEmpty ? start.alternative : 0,
-                                               steps: true, language: start.language))
+    public func start(_ start: SessionStart, rider: UUID) async throws -> SessionState {
+        try await self.start(start, rider: rider, tour: nil)
+    }
+
+    private func start(_ start: SessionStart, rider: UUID, tour: TourPlan?) async throws -> SessionState {
+        let kind: NavigationSessionKind = tour == nil ? .route : .tour
+        let points = Array(([start.from] + start.via + [start.to]).prefix(RoadRouter.maximumViaPoints + 2))
+        let plan = try planner.plan(RouteQuery(points: points, alternatives: start.via.isEmpty ? start.alternative : 0, steps: true,
+                                               language: start.language))
         guard plan.routes.count > start.alternative else { throw SessionError.noSuchAlternative(asked: start.alternative, found: plan.routes.count) }
         let route = SessionRoute(plan.routes[start.alternative])
         let id = UUID.v7(), at = now()
         let started = SessionStarted(sessionId: id, riderId: rider, kind: kind, targets: (start.via + [start.to]).map { [$0.latitude, $0.longitude] },
                                      alternative: start.alternative, language: start.language.rawValue, route: route,
-                                     instruction: SessionTracker.departure(route, language: start.language), startedAt: at)
+                                     instruction: SessionTracker.departure(route, language: start.language), startedAt: at, tour: tour)
         let events: [SessionEvent] = [
             .started(started),
             .publishedStart(NavigationSessionStarted(sessionId: id, kind: kind, alternative: start.alternative, plannedDistanceM: Self.tenths(route.distance),
@@ -138,7 +155,14 @@ public final class NavigationSessions: Sendable {
         for fix in fresh {
             answer.applied += 1
             last = fix
-            switch tracker.track(fix, &state) {
+            let outcome = tracker.track(fix, &state)
+            let reached = stopsReached(fix, state)
+            if !reached.isEmpty {
+                events += reached
+                state = reached.reduce(state, NavigationSessionAggregate.apply)
+                answer.stopsReached += reached.compactMap { if case .stopReached(let e) = $0 { e.stopId } else { nil } }
+            }
+            switch outcome {
             case .tracked:
                 // Announcements are checked fix by fix, so a maneuver between two fixes of a batch is not skipped
                 // for the one after it; the newest is the one due.
@@ -178,11 +202,41 @@ public final class NavigationSessions: Sendable {
         return (events, answer)
     }
 
+    /// The stops of a tour session `fix` reaches: inside a stop's trigger radius (at least 10 m), with a usable accuracy,
+    /// not reached before in this session — each stop triggers once, so GPS jitter at the radius's edge cannot trigger
+    /// it twice.
+    private func stopsReached(_ fix: PositionFix, _ state: SessionState) -> [SessionEvent] {
+        guard let tour = state.tour, (fix.accuracy ?? SessionTracker.assumedAccuracy) <= SessionTracker.usableAccuracy else { return [] }
+        var reached = Set(state.stopsReached)
+        var events: [SessionEvent] = []
+        for (index, stop) in tour.stops.enumerated() where !reached.contains(stop.stopId) {
+            let place = RoadPoint(latitude: stop.latitude, longitude: stop.longitude)
+            guard fix.point.metres(to: place) <= max(stop.radius, 10) else { continue }
+            reached.insert(stop.stopId)
+            let next = tour.stops.first { !reached.contains($0.stopId) }
+            let nextDistance = next.map { nextStop in
+                let target = RoadPoint(latitude: nextStop.latitude, longitude: nextStop.longitude)
+                let arrival = state.route.steps.filter { $0.kind == "arrive" && $0.along >= state.along }
+                    .min { RoadPoint(latitude: $0.latitude, longitude: $0.longitude).metres(to: target) < RoadPoint(latitude: $1.latitude, longitude: $1.longitude).metres(to: target) }
+                return arrival.map { $0.along - state.along } ?? fix.point.metres(to: target)
+            }
+            events += [
+                .stopReached(StopReached(sessionId: state.sessionId, riderId: state.riderId, tourId: tour.tourId, stopId: stop.stopId, stopIndex: index,
+                                         name: stop.name, nextStopId: next?.stopId, nextStopName: next?.name,
+                                         nextStopDistanceM: nextDistance.map(Self.tenths), reachedAt: fix.time)),
+                .publishedStop(TourStopReached(sessionId: state.sessionId, tourId: tour.tourId, stopId: stop.stopId, stopIndex: index,
+                                               userId: state.riderId, reachedAt: fix.time)),
+            ]
+        }
+        return events
+    }
+
     /// The reroute events from `from` through the targets not yet reached, `nil` when no route is found.
     private func reroute(_ state: SessionState, from: RoadPoint, reason: NavigationRerouteReason, language: InstructionLanguage,
                          at: Date) -> [SessionEvent]? {
         let remaining = state.targets[min(state.targetsReached, state.targets.count - 1)...].map { RoadPoint(latitude: $0[0], longitude: $0[1]) }
-        guard let plan = try? planner.plan(RouteQuery(points: [from] + remaining, steps: true, language: language)), let best = plan.routes.first else {
+        let points = Array(([from] + remaining).prefix(RoadRouter.maximumViaPoints + 2))
+        guard let plan = try? planner.plan(RouteQuery(points: points, steps: true, language: language)), let best = plan.routes.first else {
             return nil
         }
         let route = SessionRoute(best)

@@ -34,6 +34,31 @@ struct SessionStarted: EventPayload, Hashable {
     /// The first instruction ("Head north on …").
     var instruction: IssuedInstruction
     var startedAt: Date
+    /// A tour session's tour: its stops in order (the route leads through them).
+    var tour: TourPlan?
+}
+
+/// The tour a tour session guides through.
+public struct TourPlan: Codable, Sendable, Hashable {
+    public var tourId: UUID
+    public var title: String
+    public var stops: [NavigableStop]
+}
+
+/// A stop of the session's tour was reached, with what the traveller hears and the way on to the next stop.
+struct StopReached: EventPayload, Hashable {
+    static let eventType = "StopReached"
+    var sessionId: UUID
+    var riderId: UUID
+    var tourId: UUID
+    var stopId: UUID
+    var stopIndex: Int
+    var name: String
+    /// The next stop not yet reached, and the metres to it along the route.
+    var nextStopId: UUID?
+    var nextStopName: String?
+    var nextStopDistanceM: Double?
+    var reachedAt: Date
 }
 
 /// A batch of position fixes was applied: where the rider is along the route now, and what was due.
@@ -89,3 +114,4 @@ extension NavigationSessionStarted: EventPayload {}
 extension NavigationRerouted: EventPayload {}
 extension NavigationArrived: EventPayload {}
 extension NavigationSessionEnded: EventPayload {}
+extension TourStopReached: EventPayload {}

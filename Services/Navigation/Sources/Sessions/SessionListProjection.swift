@@ -28,7 +28,7 @@ enum SessionListFold {
         case .resumed(let e): .status(e.sessionId, .active)
         case .arrived(let e): .status(e.sessionId, .arrived)
         case .ended(let e): .status(e.sessionId, .ended)
-        case .publishedStart, .tracked, .rerouted, .publishedReroute: nil
+        case .publishedStart, .tracked, .rerouted, .publishedReroute, .stopReached, .publishedStop: nil
         }
     }
 }

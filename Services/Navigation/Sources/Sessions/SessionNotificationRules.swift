@@ -2,6 +2,7 @@ import Contracts
 import EventSourcing
 import Foundation
 import Messaging
+import RoadNetwork
 
 /// Pushed guidance (DESIGN: "a navigation position update is answered at once and the same instruction is pushed on
 /// the rider's stream"): each instruction a session gives — the departure, an announcement, the arrival — and each
@@ -22,7 +23,18 @@ public enum SessionNotificationRules {
                                 data: ["sessionId": e.sessionId.uuidString.lowercased(), "reason": e.reason.rawValue, "reroutes": "\(e.reroutes)",
                                        "distanceM": "\(Int(e.route.distance.rounded()))", "phase": "depart", "stepIndex": "0"],
                                 occurredAt: e.reroutedAt)
-        case .publishedStart, .publishedReroute, .paused, .resumed, .arrived, .ended:
+        case .stopReached(let e):
+            var data = ["sessionId": e.sessionId.uuidString.lowercased(), "tourId": e.tourId.uuidString.lowercased(),
+                        "stopId": e.stopId.uuidString.lowercased(), "stopIndex": "\(e.stopIndex)"]
+            var body = "You reached \(e.name)."
+            if let next = e.nextStopId, let name = e.nextStopName, let metres = e.nextStopDistanceM {
+                data["nextStopId"] = next.uuidString.lowercased()
+                data["nextStopDistanceM"] = "\(Int(metres.rounded()))"
+                body += " Next: \(name), \(StepInstructions.spoken(metres))."
+            }
+            return UserNotified(notificationId: UserNotifications.notificationID(for: envelope.eventID), userId: e.riderId, kind: .tourStopReached,
+                                title: String("Stop reached: \(e.name)".prefix(100)), body: String(body.prefix(300)), data: data, occurredAt: e.reachedAt)
+        case .publishedStart, .publishedReroute, .paused, .resumed, .arrived, .ended, .publishedStop:
             return nil
         }
     }

@@ -85,3 +85,20 @@ struct PositionsBody: Codable, Sendable {
 struct SessionEndBody: Codable, Sendable {
     var tripId: UUID?
 }
+
+/// `POST /v1/navigation/tour-sessions`: `{ "tourId", "from", "lang"? }`.
+struct TourSessionBody: Codable, Sendable {
+    var tourId: UUID?
+    var from: LatLngBody?
+    var lang: String?
+
+    func checked() throws -> (tourId: UUID, from: RoadPoint, language: InstructionLanguage) {
+        var validator = Validator()
+        validator.present(tourId, field: "tourId")
+        validator.present(from, field: "from")
+        from?.check("from", &validator)
+        validator.oneOf(lang, field: "lang", allowed: InstructionLanguage.allCases.map(\.rawValue))
+        try validator.check()
+        return (tourId!, from!.point, lang.flatMap(InstructionLanguage.init) ?? .en)
+    }
+}

@@ -98,6 +98,28 @@ struct SessionRouteResponse: Codable, Sendable {
     }
 }
 
+/// A tour session's tour and where the traveller stands in it.
+struct TourResponse: Codable, Sendable {
+    struct Stop: Codable, Sendable {
+        var stopId: UUID
+        var name: String
+        var location: [Double]
+        var triggerRadiusM: Double
+        var reached: Bool
+    }
+
+    var tourId: UUID
+    var title: String
+    var stops: [Stop]
+
+    init(_ plan: TourPlan, reached: [UUID]) {
+        tourId = plan.tourId
+        title = plan.title
+        stops = plan.stops.map { Stop(stopId: $0.stopId, name: $0.name, location: RouteGeometry.position(RoadPoint(latitude: $0.latitude, longitude: $0.longitude)),
+                                      triggerRadiusM: $0.radius, reached: reached.contains($0.stopId)) }
+    }
+}
+
 /// A session as `GET`, start, pause, resume and end answer it.
 struct SessionResponse: ResponseEncodable, Sendable {
     var id: UUID
@@ -113,6 +135,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
     var route: SessionRouteResponse
     var progress: ProgressResponse
     var instruction: InstructionResponse?
+    var tour: TourResponse?
 
     init(_ state: SessionState) {
         id = state.sessionId
@@ -128,6 +151,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
         route = SessionRouteResponse(state.route, language: InstructionLanguage(rawValue: state.language) ?? .en)
         progress = ProgressResponse(state)
         instruction = state.lastInstruction.map(InstructionResponse.init)
+        tour = state.tour.map { TourResponse($0, reached: state.stopsReached) }
     }
 }
 
@@ -145,8 +169,11 @@ struct PositionsResponse: ResponseEncodable, Sendable {
     var rerouteFailed: Bool
     var reroutes: Int
     var route: SessionRouteResponse?
+    /// Tour stops reached in this batch (each also pushed as `tour.stop-reached`).
+    var stopsReached: [UUID]
 
     init(_ answer: TrackAnswer) {
+        stopsReached = answer.stopsReached
         sessionId = answer.state.sessionId
         status = answer.state.status.rawValue
         applied = answer.applied

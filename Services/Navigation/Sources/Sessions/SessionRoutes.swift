@@ -6,10 +6,12 @@ import ServiceKit
 public struct SessionRoutes: Sendable {
     let sessions: NavigationSessions
     let list: any SessionListStore
+    let tours: any TourCatalogStore
 
-    public init(sessions: NavigationSessions, list: any SessionListStore) {
+    public init(sessions: NavigationSessions, list: any SessionListStore, tours: any TourCatalogStore) {
         self.sessions = sessions
         self.list = list
+        self.tours = tours
     }
 
     public func addRoutes(to routes: ServiceRoutes) {
@@ -21,6 +23,18 @@ public struct SessionRoutes: Sendable {
         group.post(":id/pause", use: pause)
         group.post(":id/resume", use: resume)
         group.post(":id/end", use: end)
+        routes.authenticated("/v1/navigation/tour-sessions").post(use: startTour)
+    }
+
+    /// `POST /v1/navigation/tour-sessions`: guidance from `from` through the stops of a tour the traveller owns (or
+    /// guides); 403 `tour-not-owned` otherwise. Positions, pause, resume and end are the session routes'.
+    @Sendable func startTour(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<SessionResponse> {
+        let rider = try context.requireCallerID()
+        let body = try await request.decode(as: TourSessionBody.self, context: context).checked()
+        guard let tour = try await tours.navigable(body.tourId, by: rider) else { throw SessionError.tourNotNavigable }
+        let state = try await sessions.startTour(tour, from: body.from, language: body.language, rider: rider)
+        return EditedResponse(status: .created, headers: [.location: "/v1/navigation/sessions/\(state.sessionId.uuidString.lowercased())"],
+                              response: SessionResponse(state))
     }
 
     /// `POST /v1/navigation/sessions`: 201 with the session, its route and first instruction.
