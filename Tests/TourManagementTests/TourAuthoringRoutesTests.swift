@@ -30,12 +30,14 @@ struct TourAuthoringRoutesTests {
     }
 
     /// ``withService(authURL:_:)`` with the service's storage at hand (to append events no route makes yet).
-    static func withServiceAndStorage(authURL: URL = URL(string: "http://127.0.0.1:9")!,
+    static func withServiceAndStorage(authURL: URL = URL(string: "http://127.0.0.1:9")!, endpoints: [String: URL] = [:],
                                       _ body: @Sendable (any TestClientProtocol, ServiceStorage) async throws -> Void) async throws {
-        try await withApplication(authURL: authURL) { app, storage in try await app.test(.router) { client in try await body(client, storage) } }
+        try await withApplication(authURL: authURL, endpoints: endpoints) { app, storage in
+            try await app.test(.router) { client in try await body(client, storage) }
+        }
     }
 
-    static func withApplication<T: Sendable>(authURL: URL = URL(string: "http://127.0.0.1:9")!,
+    static func withApplication<T: Sendable>(authURL: URL = URL(string: "http://127.0.0.1:9")!, endpoints: [String: URL] = [:],
                                              _ body: @Sendable (ServiceApplication, ServiceStorage) async throws -> T) async throws -> T {
         let directory = TemporaryDirectory("waypoint-tours-http")
         defer { directory.remove() }
@@ -47,7 +49,7 @@ struct TourAuthoringRoutesTests {
         let configuration = TourManagementConfiguration(
             service: ServiceConfiguration(serviceName: "tour-management", port: 0, internalToken: GuideProfilesTests.token, logLevel: .warning),
             runtime: try TestBackend.sqlite.runtime("tour-management", in: directory),
-            endpoints: ServiceEndpoints(baseURLs: ["auth": authURL]))
+            endpoints: ServiceEndpoints(baseURLs: endpoints.merging(["auth": authURL]) { $1 }))
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             // A one-city gazetteer: the full import is tested once (TourManagementServerTests), not in every test.
             _ = try await TourManagementStores.open(storage).destinations.upsert([

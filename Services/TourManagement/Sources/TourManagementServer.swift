@@ -88,6 +88,17 @@ public struct TourManagementServer: Sendable {
         for projection in readModels.all { readiness.register(projection) }
         readiness.register(notifier)
         readiness.register(revokedSessions.consumer)
+        // Tour progress from navigation's tour sessions (`TourStopReached` on waypoint.navigation); on the embedded
+        // transport only when navigation's URL is configured (the launcher sets it).
+        let navigationURL = configuration.endpoints.baseURL(of: "navigation")
+        let arrivals: [any Service] = try (storage.settings.kafkaBrokers == nil && navigationURL == nil) ? [] : {
+            let consumer = try storage.consuming(.navigation, producerURL: navigationURL, internalToken: configuration.service.internalToken,
+                                                 sqlite: SQLiteNavigationArrivalsHandler(), postgres: PostgresNavigationArrivalsHandler(), logger: logger)
+            readiness.register(consumer)
+            let arrivalStore: any NavigationArrivalStore = storage.backend(sqlite: { SQLiteNavigationArrivalStore(database: $0) },
+                                                                           postgres: { PostgresNavigationArrivalStore(database: $0) })
+            return [consumer, NavigationArrivalsWorker(store: arrivalStore, catalog: catalog, events: store, now: now, logger: logger)]
+        }()
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "tour-management"),
@@ -96,7 +107,7 @@ public struct TourManagementServer: Sendable {
             background: try storage.publishing(TourManagementEvents.topics, logger: logger)
                 + readModels.all + [maintenance,
                    MediaGarbageCollector(store: media, after: tourMedia, logger: logger), bundlePublisher, guideAccounts, erasures, notifier, views,
-                   revokedSessions.consumer],
+                   revokedSessions.consumer] + arrivals,
             logger: logger, onServerRunning: onServerRunning
         ) { routes in
             // First, so that it wraps every route below: cache tags and log positions for the gateway's cache.
