@@ -10,8 +10,9 @@ import Foundation
 /// whose magic, format version, profile version or key differ is stale; one whose length, checksum or structure do not
 /// hold is corrupt. Either is rebuilt, never trusted.
 public enum RoadGraphCacheFile {
-    /// Bumped whenever the layout changes (2: landmarks added).
-    public static let formatVersion: UInt32 = 2
+    /// Bumped whenever the layout changes (2: landmarks added; 3: the roundabout flag in the ways' flag byte — a
+    /// version-2 file has no such bit and is rebuilt).
+    public static let formatVersion: UInt32 = 3
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
 
@@ -154,7 +155,8 @@ public enum RoadGraphCacheFile {
             let use = BikeWayUse(forward: flag.contains(.forward), backward: flag.contains(.backward),
                                  mode: flag.contains(.pushed) ? .push : .ride, speed: speeds[index],
                                  preference: preferences[index], wayClass: wayClass, surface: surface,
-                                 inCycleNetwork: flag.contains(.cycleNetwork), weightPerMetre: weights[index])
+                                 inCycleNetwork: flag.contains(.cycleNetwork), isRoundabout: flag.contains(.roundabout),
+                                 weightPerMetre: weights[index])
             ways.append(RoadWay(osmID: ids[index], name: name, ref: ref, use: use))
         }
         return ways
@@ -168,6 +170,7 @@ struct WayFlags: OptionSet {
     static let backward = WayFlags(rawValue: 2)
     static let pushed = WayFlags(rawValue: 4)
     static let cycleNetwork = WayFlags(rawValue: 8)
+    static let roundabout = WayFlags(rawValue: 16)
 
     init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -177,6 +180,7 @@ struct WayFlags: OptionSet {
         if use.backward { flags.insert(.backward) }
         if use.mode == .push { flags.insert(.pushed) }
         if use.inCycleNetwork { flags.insert(.cycleNetwork) }
+        if use.isRoundabout { flags.insert(.roundabout) }
         self = flags
     }
 }

@@ -12,6 +12,11 @@ public struct RouteManeuver: Sendable, Hashable {
         case `continue`
         /// The last step of a leg (zero length).
         case arrive
+        /// Entering a roundabout where the route rides its ring (OSRM's `roundabout`): one step from the entry to the
+        /// exit, with the exit number in ``RouteManeuver/exit``.
+        case roundabout
+        /// Leaving a roundabout's ring (OSRM's `exit roundabout`): the step from the exit on, onto the next road.
+        case exitRoundabout = "exit roundabout"
     }
 
     /// How sharp, from the change of bearing at the maneuver.
@@ -28,6 +33,10 @@ public struct RouteManeuver: Sendable, Hashable {
     /// before a departure and after an arrival).
     public var bearingBefore: Int
     public var bearingAfter: Int
+    /// On a `roundabout` maneuver, the exit taken (OSRM's `exit`, 1-based): the count of the ring's vertices after the
+    /// entry, up to and including the exit, where a way a bicycle may take leaves the ring (``RouteGuide``). `nil`
+    /// on every other maneuver and on a roundabout the leg ends on without leaving.
+    public var exit: Int? = nil
 }
 
 /// One step: a maneuver, then a stretch on one road to the next maneuver.
@@ -44,6 +53,9 @@ public struct RouteStep: Sendable, Hashable {
     public var weight: Double
     /// Its geometry (from the maneuver to the next one).
     public var geometry: [RoadPoint]
+    /// On a `roundabout` step, the ring's own name (or ref) when it has one (OSRM's `rotary_name`); ``name`` is then,
+    /// as in OSRM, the road taken at the exit.
+    public var roundaboutName: String? = nil
 }
 
 /// Turns a route into steps — OSRM's shape, with rules stated here and tested on real streets
@@ -56,7 +68,17 @@ public struct RouteStep: Sendable, Hashable {
 /// - on the same road, a bend is a `turn` only at a junction with another way a bicycle may take (a fork, a crossing)
 ///   and when it turns by at least ``sameRoadTurnDegrees``: a road that bends on its own needs no instruction;
 /// - each leg begins with `depart` (the bearing after only) and ends with `arrive` (zero length); via points end one
-///   leg and depart the next.
+///   leg and depart the next;
+/// - a ring is a way the profile marks ``BikeWayUse/isRoundabout`` (`junction=roundabout` or `circular`). Where the
+///   route goes onto a ring from another way, one `roundabout` step begins: it holds every following ring piece (no
+///   `turn` or `continue` inside the ring, whatever the ring's ways are called), its ``RouteManeuver/exit`` counts the
+///   ring's vertices after the entry, up to and including the one where the route leaves, at which the graph has an
+///   arc a bicycle may take that is not a ring (an entry-only one-way is no exit; a way on foot is, like any edge of
+///   the graph); its modifier is the turn from the bearing before the entry to the bearing after the exit; its name
+///   and ref are the road taken at the exit, ``RouteStep/roundaboutName`` the ring's. Where the route leaves the ring,
+///   an `exit roundabout` step begins (modifier from the bend there). A leg that starts on a ring departs on it
+///   (named after the ring) and has an `exit roundabout` step where it leaves; one that ends on a ring has a
+///   `roundabout` step without an exit number. Mini-roundabouts (a `highway=mini_roundabout` node) are not rings.
 public struct RouteGuide: Sendable {
     public let graph: RoadGraph
 
@@ -118,6 +140,24 @@ public struct RouteGuide: Sendable {
         graph.ways[Int(graph.edgeWays[segment.edge])].use.wayClass
     }
 
+    private func isRing(_ segment: RoadRoute.Segment) -> Bool {
+        graph.ways[Int(graph.edgeWays[segment.edge])].use.isRoundabout
+    }
+
+    /// The vertex a piece ends at, in travel order (a real vertex for every piece of a leg but its last).
+    private func endVertex(of segment: RoadRoute.Segment) -> Int {
+        Int(segment.reversed ? graph.edgeSources[segment.edge] : graph.edgeTargets[segment.edge])
+    }
+
+    /// Whether a bicycle may leave a ring at `vertex`: an arc the profile allows from it along a way that is not a ring.
+    func isRoundaboutExit(_ vertex: Int) -> Bool {
+        var found = false
+        graph.forEachArc(from: vertex) { arc in
+            if !found, !graph.ways[Int(graph.edgeWays[arc.edge])].use.isRoundabout { found = true }
+        }
+        return found
+    }
+
     private func legSteps(_ segments: [RoadRoute.Segment]) -> [RouteStep] {
         let points = Self.points(segments)
         guard let first = points.first, let last = points.last else { return [] }
@@ -129,6 +169,7 @@ public struct RouteGuide: Sendable {
             index += max(0, segment.coordinates.count - 1)
         }
         for i in 1..<max(points.count, 1) { along.append(along[i - 1] + Self.metres(points[i - 1], points[i])) }
+        let ring = segments.map(isRing)
 
         var steps: [RouteStep] = []
         var current = RouteStep(
@@ -144,24 +185,43 @@ public struct RouteGuide: Sendable {
                 let before = Self.bearing(points, to: at, metres: Self.lookMetres, along: along)
                 let after = Self.bearing(points, from: at, metres: Self.lookMetres, along: along)
                 let angle = Self.turn(from: before, to: after)
-                let changed = road(of: segment).key != road(of: previous).key || road(of: segment).key.isEmpty && wayClass(of: segment) != wayClass(of: previous)
-                let junction = isJunction(between: previous, and: segment)
-                var kind: RouteManeuver.Kind?
-                if changed {
-                    kind = abs(angle) < Self.straightDegrees ? .continue : .turn
-                } else if junction && abs(angle) >= Self.sameRoadTurnDegrees {
-                    kind = .turn
-                }
-                if let kind {
-                    current.wayClass = classLengths.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }?.key ?? current.wayClass
-                    steps.append(current)
-                    classLengths = [:]
+                var next: RouteStep?
+                switch (ring[position - 1], ring[position]) {
+                case (false, true):
+                    next = roundaboutStep(segments, entering: position, ring: ring, points: points, offsets: offsets, along: along,
+                                          bearingBefore: before, bearingAfter: after)
+                case (true, true):
+                    next = nil
+                case (true, false):
                     let road = road(of: segment)
-                    current = RouteStep(
-                        maneuver: RouteManeuver(kind: kind, modifier: Self.modifier(turning: angle), location: points[at],
+                    next = RouteStep(
+                        maneuver: RouteManeuver(kind: .exitRoundabout, modifier: Self.modifier(turning: angle), location: points[at],
                                                 bearingBefore: Self.degrees(before), bearingAfter: Self.degrees(after)),
                         name: road.name, ref: road.ref, wayClass: wayClass(of: segment), distance: 0, duration: 0, weight: 0,
                         geometry: [points[at]])
+                case (false, false):
+                    let changed = road(of: segment).key != road(of: previous).key || road(of: segment).key.isEmpty && wayClass(of: segment) != wayClass(of: previous)
+                    let junction = isJunction(between: previous, and: segment)
+                    var kind: RouteManeuver.Kind?
+                    if changed {
+                        kind = abs(angle) < Self.straightDegrees ? .continue : .turn
+                    } else if junction && abs(angle) >= Self.sameRoadTurnDegrees {
+                        kind = .turn
+                    }
+                    if let kind {
+                        let road = road(of: segment)
+                        next = RouteStep(
+                            maneuver: RouteManeuver(kind: kind, modifier: Self.modifier(turning: angle), location: points[at],
+                                                    bearingBefore: Self.degrees(before), bearingAfter: Self.degrees(after)),
+                            name: road.name, ref: road.ref, wayClass: wayClass(of: segment), distance: 0, duration: 0, weight: 0,
+                            geometry: [points[at]])
+                    }
+                }
+                if let next {
+                    current.wayClass = classLengths.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }?.key ?? current.wayClass
+                    steps.append(current)
+                    classLengths = [:]
+                    current = next
                 }
             }
             current.distance += segment.distance
@@ -178,6 +238,32 @@ public struct RouteGuide: Sendable {
                                name: steps.last?.name ?? "", ref: steps.last?.ref, wayClass: steps.last?.wayClass ?? "", distance: 0, duration: 0,
                                weight: 0, geometry: [last]))
         return steps
+    }
+
+    /// The `roundabout` step (still empty: the loop adds its pieces) where the leg goes onto a ring at piece `entry`.
+    private func roundaboutStep(_ segments: [RoadRoute.Segment], entering entry: Int, ring: [Bool], points: [RoadPoint], offsets: [Int],
+                                along: [Double], bearingBefore before: Double, bearingAfter after: Double) -> RouteStep {
+        var end = entry
+        while end + 1 < segments.count, ring[end + 1] { end += 1 }
+        let ringRoad = (entry...end).lazy.map { road(of: segments[$0]) }.first { !$0.key.isEmpty } ?? road(of: segments[entry])
+        let exit: Int?, exitBearing: Double, exitRoad: Road
+        if end + 1 < segments.count {
+            // The ring's vertices passed before the exit that offer a way off it, and the exit itself.
+            exit = (entry..<end).count { isRoundaboutExit(endVertex(of: segments[$0])) } + 1
+            exitBearing = Self.bearing(points, from: offsets[end + 1], metres: Self.lookMetres, along: along)
+            exitRoad = road(of: segments[end + 1])
+        } else {
+            // The leg ends on the ring.
+            exit = nil
+            exitBearing = Self.bearing(points, to: points.count - 1, metres: Self.lookMetres, along: along)
+            exitRoad = ringRoad
+        }
+        let at = offsets[entry]
+        return RouteStep(
+            maneuver: RouteManeuver(kind: .roundabout, modifier: Self.modifier(turning: Self.turn(from: before, to: exitBearing)),
+                                    location: points[at], bearingBefore: Self.degrees(before), bearingAfter: Self.degrees(after), exit: exit),
+            name: exitRoad.name, ref: exitRoad.ref, wayClass: wayClass(of: segments[entry]), distance: 0, duration: 0, weight: 0,
+            geometry: [points[at]], roundaboutName: ringRoad.key.isEmpty ? nil : ringRoad.key)
     }
 
     /// Whether the vertex between two consecutive pieces offers a bicycle another way on (more than the way in and the

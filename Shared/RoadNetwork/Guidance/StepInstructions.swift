@@ -1,5 +1,5 @@
 /// The words of a step, in English or German, as a rider hears them: "Turn left onto Ringstraße", "In 200 m, turn
-/// right", "You have arrived" (`docs/road-network.md`, "Guidance"; osrm-text-instructions' v5 phrases as the model).
+/// right", "Enter the roundabout and take the 2nd exit onto Ringstraße", "You have arrived" (`docs/road-network.md`, "Guidance"; osrm-text-instructions' v5 phrases as the model).
 public enum InstructionLanguage: String, Sendable, Hashable, CaseIterable {
     case en, de
 }
@@ -59,6 +59,12 @@ public enum StepInstructions {
             case .turn:
                 let verb = englishTurn(maneuver.modifier ?? .straight)
                 return road.map { "\(verb) onto \($0)" } ?? verb
+            case .roundabout:
+                guard let exit = maneuver.exit else { return "Enter the roundabout" }
+                let take = "Enter the roundabout and take \(englishExit(exit))"
+                return road.map { "\(take) onto \($0)" } ?? take
+            case .exitRoundabout:
+                return road.map { "Exit the roundabout onto \($0)" } ?? "Exit the roundabout"
             }
         case .de:
             switch maneuver.kind {
@@ -72,6 +78,12 @@ public enum StepInstructions {
             case .turn:
                 let verb = germanTurn(maneuver.modifier ?? .straight)
                 return road.map { "\(verb) auf \($0)" } ?? verb
+            case .roundabout:
+                guard let exit = maneuver.exit else { return "In den Kreisverkehr fahren" }
+                let take = "Im Kreisverkehr die \(exit). Ausfahrt nehmen"
+                return road.map { "\(take) auf \($0)" } ?? take
+            case .exitRoundabout:
+                return road.map { "Verlassen Sie den Kreisverkehr auf \($0)" } ?? "Verlassen Sie den Kreisverkehr"
             }
         }
     }
@@ -104,6 +116,18 @@ public enum StepInstructions {
         if !step.name.isEmpty { return step.name }
         if let ref = step.ref, !ref.isEmpty { return ref }
         return nil
+    }
+
+    /// "the 2nd exit" for exits 1–10 (osrm-text-instructions' ordinals), "exit 11" above.
+    static func englishExit(_ exit: Int) -> String {
+        guard (1...10).contains(exit) else { return "exit \(exit)" }
+        let suffix = switch exit {
+        case 1: "st"
+        case 2: "nd"
+        case 3: "rd"
+        default: "th"
+        }
+        return "the \(exit)\(suffix) exit"
     }
 
     static func englishTurn(_ modifier: RouteManeuver.Modifier) -> String {

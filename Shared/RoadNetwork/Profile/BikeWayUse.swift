@@ -22,6 +22,9 @@ public struct BikeWayUse: Sendable, Hashable {
     public var surface: String?
     /// Member of a bicycle route relation.
     public var inCycleNetwork: Bool
+    /// Part of a roundabout's ring (`junction=roundabout` or `junction=circular`): guidance folds a ride around it into
+    /// one `roundabout` step with an exit number (`docs/road-network.md`, "Guidance").
+    public var isRoundabout: Bool = false
 
     /// Weight of one metre in equivalent metres: (reference speed / speed) / preference.
     public var weightPerMetre: Double
@@ -56,7 +59,12 @@ extension BikeProfile {
         let preference = preference(highway: highway, tags: tags, designated: designated, inCycleNetwork: inCycleNetwork)
         return BikeWayUse(forward: forward, backward: backward, mode: pushed ? .push : .ride, speed: speed, preference: preference,
                           wayClass: highway, surface: tags["surface"], inCycleNetwork: inCycleNetwork,
-                          weightPerMetre: (referenceSpeed / speed) / preference)
+                          isRoundabout: Self.isRoundabout(tags), weightPerMetre: (referenceSpeed / speed) / preference)
+    }
+
+    /// Whether the way is (part of) a roundabout's ring: `junction=roundabout` or `junction=circular`.
+    static func isRoundabout(_ tags: OSMTags) -> Bool {
+        tags["junction"] == "roundabout" || tags["junction"] == "circular"
     }
 
     /// Whether the way is designated for bicycles (GraphHopper's rule).
@@ -113,7 +121,7 @@ extension BikeProfile {
         let oneway = tags["oneway"]
         var forwardOnly = ["yes", "true", "1"].contains(oneway ?? "")
         let backwardOnly = ["-1", "reverse"].contains(oneway ?? "")
-        if oneway == nil, tags["junction"] == "roundabout" || tags["junction"] == "circular" || highway == "motorway" || highway == "motorway_link" {
+        if oneway == nil, Self.isRoundabout(tags) || highway == "motorway" || highway == "motorway_link" {
             forwardOnly = true
         }
         guard forwardOnly || backwardOnly else { return (true, true) }

@@ -230,10 +230,12 @@ struct ManeuverResponse: Encodable, Sendable {
     var location: [Double]
     var bearingBefore: Int
     var bearingAfter: Int
+    /// On a `roundabout` maneuver, the exit taken (OSRM's `exit`); absent otherwise.
+    var exit: Int?
     var instruction: String
 
     enum CodingKeys: String, CodingKey {
-        case type, modifier, location, bearingBefore = "bearing_before", bearingAfter = "bearing_after", instruction
+        case type, modifier, location, bearingBefore = "bearing_before", bearingAfter = "bearing_after", exit, instruction
     }
 
     init(_ step: RouteStep, final: Bool, language: InstructionLanguage) {
@@ -242,6 +244,7 @@ struct ManeuverResponse: Encodable, Sendable {
         location = RouteGeometry.position(step.maneuver.location)
         bearingBefore = step.maneuver.bearingBefore
         bearingAfter = step.maneuver.bearingAfter
+        exit = step.maneuver.exit
         instruction = StepInstructions.text(step, language: language, finalArrival: final)
     }
 }
