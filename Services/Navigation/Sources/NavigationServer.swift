@@ -24,6 +24,12 @@ public struct NavigationServer: Sendable {
     public let planner: RoutePlanner
     /// Sessions auth revoked (`waypoint.auth`): their tokens are refused before they expire.
     public let revokedSessions: RevokedSessionsFeed
+    /// Places: favourites and recent locations of signed-in travellers (`/v1/places`), sealed with their keys.
+    public let places: NavigationPlaces
+    /// The `waypoint.auth` consumer of erased users (`erased_travellers`).
+    public let erasedTravellers: any ConsumerService
+    /// Carries out the erasures the consumer recorded: the traveller's key, then each feature's step (places).
+    public let travellerErasure: TravellerErasureWorker
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -38,9 +44,20 @@ public struct NavigationServer: Sendable {
         let overlay = CommunityOverlay(store: communityStore, router: roads.router, interval: configuration.overlayRefresh, logger: logger)
         let revokedSessions = try await storage.revokedSessions(producerURL: configuration.authURL,
                                                                 internalToken: configuration.service.internalToken, logger: logger)
+        let placesModel = storage.projection(sqlite: SQLitePlacesProjection(), postgres: PostgresPlacesProjection(), logger: logger)
+        try await placesModel.prepare()
+        let places = NavigationPlaces(store: AnyEventStore(storage.store), keys: storage.personalDataKeys, reads: PlacesStores.open(storage),
+                                      readModel: placesModel, now: now)
+        let erasedTravellers = try storage.consuming(.auth, producerURL: configuration.authURL, internalToken: configuration.service.internalToken,
+                                                     sqlite: SQLiteErasedUsersHandler(.erasedTravellers), postgres: PostgresErasedUsersHandler(.erasedTravellers),
+                                                     logger: logger)
+        let erasures: any ErasedUsersStore = storage.backend(sqlite: { SQLiteErasedUsersStore(database: $0, tables: .erasedTravellers) },
+                                                             postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedTravellers) })
+        let travellerErasure = TravellerErasureWorker(store: erasures, keys: storage.personalDataKeys, steps: [places.erasureStep], logger: logger)
         return NavigationServer(configuration: configuration, storage: storage, roads: roads, community: community, overlay: overlay,
                                 planner: RoutePlanner(roads: roads, overlay: overlay, snapRadius: configuration.snapRadius),
-                                revokedSessions: revokedSessions)
+                                revokedSessions: revokedSessions,
+                                places: places, erasedTravellers: erasedTravellers, travellerErasure: travellerErasure)
     }
 
     /// The HTTP application: the route search, the embedded feed; the community consumer and layer in the background;
@@ -52,15 +69,21 @@ public struct NavigationServer: Sendable {
         readiness.register(community)
         readiness.register(overlay)
         readiness.register(revokedSessions.consumer)
+        readiness.register(places.readModel)
+        readiness.register(erasedTravellers)
         let storage = storage
         let search = RouteSearchRoutes(planner: planner)
+        let placesRoutes = PlacesRoutes(places: places)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
-            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer],
+            bodyLimitOverrides: PlacesRoutes.bodyLimits,
+            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer]
+                + [places.readModel, erasedTravellers, travellerErasure],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             search.addRoutes(to: router)
+            placesRoutes.addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: NavigationEvents.isServedByFeed)
         }
     }
