@@ -27,12 +27,25 @@ struct NavigationOpenAPITests {
         #expect(extra.isEmpty, "routes openapi.yaml documents but the service does not have: \(extra)")
     }
 
-    @Test("every signed-in route documents 401, every route with a path id 404, every body 400 and 422")
+    @Test("every session route documents 401, every route with a path id 404")
     func documentsStatuses() throws {
         let operations = OpenAPIText.operations(in: try OpenAPIText.document(Self.document))
         for (route, text) in operations where route.path.hasPrefix("/v1/navigation") {
             let statuses = OpenAPIText.statuses(in: text)
             #expect(statuses.contains("401"), "\(route): \(statuses.sorted())")
+            if route.path.contains("{id}") { #expect(statuses.contains("404"), "\(route): \(statuses.sorted())") }
+        }
+    }
+
+    @Test("the places routes document 401, and those taking a body 400, 413 and 422; those naming a place 404")
+    func documentsPlacesStatuses() throws {
+        let operations = OpenAPIText.operations(in: try OpenAPIText.document(Self.document))
+        let places = operations.filter { $0.key.path.hasPrefix("/v1/places") }
+        #expect(places.count == 8)
+        for (route, text) in places {
+            let statuses = OpenAPIText.statuses(in: text)
+            #expect(statuses.contains("401"), "\(route)")
+            if ["post", "patch"].contains(route.method) { #expect(statuses.isSuperset(of: ["400", "413", "422"]), "\(route): \(statuses.sorted())") }
             if route.path.contains("{id}") { #expect(statuses.contains("404"), "\(route): \(statuses.sorted())") }
         }
     }

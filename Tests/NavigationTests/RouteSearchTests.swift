@@ -45,7 +45,7 @@ struct RouteSearchTests {
             #expect(steps.count >= 3)
             let types = steps.compactMap { ($0["maneuver"] as? [String: Any])?["type"] as? String }
             #expect(types.first == "depart" && types.last == "arrive")
-            #expect(Set(types).isSubset(of: ["depart", "turn", "continue", "arrive"]))
+            #expect(Set(types).isSubset(of: ["depart", "turn", "continue", "roundabout", "exit roundabout", "arrive"]))
             let stepSum = steps.compactMap { $0["distance"] as? Double }.reduce(0, +)
             #expect(abs(stepSum - distance) < 1, "steps add up to the leg: \(stepSum) vs \(distance)")
             for step in steps {

@@ -32,6 +32,12 @@ public struct NavigationServer: Sendable {
     public let notifier: UserNotifier
     /// The `waypoint.tours` consumer: published tours' stops and who owns which tour (tour sessions).
     public let tourCatalog: any ConsumerService
+    /// Places: favourites and recent locations of signed-in travellers (`/v1/places`), sealed with their keys.
+    public let places: NavigationPlaces
+    /// The `waypoint.auth` consumer of erased users (`erased_travellers`).
+    public let erasedTravellers: any ConsumerService
+    /// Carries out the erasures the consumer recorded: the traveller's key, then each feature's step (places).
+    public let travellerErasure: TravellerErasureWorker
 
     /// Builds the service over opened storage. `roads` (tests, one for every service they build) skips loading the
     /// configured extracts.
@@ -54,10 +60,21 @@ public struct NavigationServer: Sendable {
         let tourCatalog = try storage.consuming(.tours, producerURL: configuration.tourManagementURL,
                                                 internalToken: configuration.service.internalToken,
                                                 sqlite: SQLiteTourCatalogHandler(), postgres: PostgresTourCatalogHandler(), logger: logger)
+        let placesModel = storage.projection(sqlite: SQLitePlacesProjection(), postgres: PostgresPlacesProjection(), logger: logger)
+        try await placesModel.prepare()
+        let places = NavigationPlaces(store: AnyEventStore(storage.store), keys: storage.personalDataKeys, reads: PlacesStores.open(storage),
+                                      readModel: placesModel, now: now)
+        let erasedTravellers = try storage.consuming(.auth, producerURL: configuration.authURL, internalToken: configuration.service.internalToken,
+                                                     sqlite: SQLiteErasedUsersHandler(.erasedTravellers), postgres: PostgresErasedUsersHandler(.erasedTravellers),
+                                                     logger: logger)
+        let erasures: any ErasedUsersStore = storage.backend(sqlite: { SQLiteErasedUsersStore(database: $0, tables: .erasedTravellers) },
+                                                             postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedTravellers) })
+        let travellerErasure = TravellerErasureWorker(store: erasures, keys: storage.personalDataKeys, steps: [places.erasureStep], logger: logger)
         return NavigationServer(configuration: configuration, storage: storage, roads: roads, community: community, overlay: overlay,
                                 planner: planner, revokedSessions: revokedSessions,
                                 sessions: NavigationSessions(store: AnyEventStore(storage.store), planner: planner, now: now, logger: logger),
-                                sessionList: sessionList, notifier: notifier, tourCatalog: tourCatalog)
+                                sessionList: sessionList, notifier: notifier, tourCatalog: tourCatalog,
+                                places: places, erasedTravellers: erasedTravellers, travellerErasure: travellerErasure)
     }
 
     /// The HTTP application: the route search, the embedded feed; the community consumer and layer in the background;
@@ -72,20 +89,27 @@ public struct NavigationServer: Sendable {
         readiness.register(sessionList)
         readiness.register(notifier)
         readiness.register(tourCatalog)
+        readiness.register(places.readModel)
+        readiness.register(erasedTravellers)
         let storage = storage
         let search = RouteSearchRoutes(planner: planner)
         let sessionRoutes = SessionRoutes(sessions: sessions, list: storage.backend(sqlite: { SQLiteSessionListStore(database: $0) },
                                                                                   postgres: { PostgresSessionListStore(database: $0) }),
                                           tours: storage.backend(sqlite: { SQLiteTourCatalogStore(database: $0) },
                                                                  postgres: { PostgresTourCatalogStore(database: $0) }))
+        let placesRoutes = PlacesRoutes(places: places)
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
-            background: try storage.publishing(NavigationEvents.topics, logger: logger) + [community, overlay, revokedSessions.consumer, sessionList, notifier, tourCatalog],
+            bodyLimitOverrides: PlacesRoutes.bodyLimits,
+            background: try storage.publishing(NavigationEvents.topics, logger: logger)
+                + [community, overlay, revokedSessions.consumer, sessionList, notifier, tourCatalog]
+                + [places.readModel, erasedTravellers, travellerErasure],
             logger: logger, onServerRunning: onServerRunning
         ) { router in
             search.addRoutes(to: router)
             sessionRoutes.addRoutes(to: router)
+            placesRoutes.addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: NavigationEvents.isServedByFeed)
         }
     }

@@ -34,12 +34,38 @@ public struct PersonalDataCipher<Keys: PersonalDataKeyStore>: Sendable {
     /// Decrypts a sealed value to its bytes; `nil` when the subject was erased.
     public func openBytes(_ value: SealedPersonalData) async throws -> Data? {
         guard let key = try await keys.keyForOpening(value.subject) else { return nil }
+        return try Self.open(value, with: key)
+    }
+
+    private static func open(_ value: SealedPersonalData, with key: SymmetricKey) throws -> Data {
         guard let data = Data(base64Encoded: value.sealed) else { throw PersonalDataError.corrupted("not base64") }
         do {
             return try AES.GCM.open(AES.GCM.SealedBox(combined: data), using: key)
         } catch {
             throw PersonalDataError.corrupted("sealed value of \(value.subject) does not open")
         }
+    }
+
+    /// Decrypts many sealed values in order, each `nil` when its subject was erased; each subject's key is read once.
+    public func openBytes(_ values: [SealedPersonalData]) async throws -> [Data?] {
+        var keys: [String: SymmetricKey?] = [:]
+        var opened: [Data?] = []
+        opened.reserveCapacity(values.count)
+        for value in values {
+            let key: SymmetricKey?
+            if let known = keys[value.subject] {
+                key = known
+            } else {
+                key = try await self.keys.keyForOpening(value.subject)
+                keys[value.subject] = .some(key)
+            }
+            guard let key else {
+                opened.append(nil)
+                continue
+            }
+            opened.append(try Self.open(value, with: key))
+        }
+        return opened
     }
 
     /// Erases the subject: every value sealed for them becomes unreadable, in every copy.

@@ -79,6 +79,7 @@ public struct RouteTable: Sendable {
         GatewayRoute("/v1/navigation", to: "navigation"),
         GatewayRoute("/v1/routes", to: "navigation"),
         GatewayRoute("/v1/plans", to: "navigation"),
+        GatewayRoute("/v1/places", to: "navigation"),
         GatewayRoute("/v1/trips", to: "record-trip"),
         GatewayRoute("/v1/analytics", to: "analytics"),
         GatewayRoute("/v1/internal", to: nil),

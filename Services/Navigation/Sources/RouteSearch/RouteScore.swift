@@ -15,10 +15,22 @@ public struct TurnCosts: Sendable, Hashable {
 
     public init() {}
 
-    /// The cost of a maneuver (only `turn`s cost).
+    /// Share of a turn's cost a roundabout charges for the same overall turn: no crossing of oncoming traffic, but
+    /// a yield at the entry and a ring to ride.
+    public var roundaboutShare = 0.5
+
+    /// The cost of a maneuver: `turn`s by their modifier, entering a roundabout half that (exits and name changes
+    /// nothing).
     public func cost(of maneuver: RouteManeuver) -> Double {
-        guard maneuver.kind == .turn else { return 0 }
-        switch maneuver.modifier ?? .straight {
+        switch maneuver.kind {
+        case .turn: return turnCost(maneuver.modifier)
+        case .roundabout: return roundaboutShare * turnCost(maneuver.modifier)
+        default: return 0
+        }
+    }
+
+    private func turnCost(_ modifier: RouteManeuver.Modifier?) -> Double {
+        switch modifier ?? .straight {
         case .straight: return 0
         case .slightLeft, .slightRight: return slight
         case .right: return right
@@ -45,7 +57,7 @@ public struct RouteScore: Sendable, Hashable {
     /// Obstacles passed and the sum of their penalties.
     public var obstacles: Int
     public var obstaclePenalty: Double
-    /// Turns (maneuvers of type `turn`) and their summed cost.
+    /// Turns (maneuvers of type `turn` and roundabout entries) and their summed cost.
     public var turns: Int
     public var turnCost: Double
 
@@ -54,7 +66,7 @@ public struct RouteScore: Sendable, Hashable {
         for segment in legs.flatMap(\.segments) {
             byClass[graph.ways[Int(graph.edgeWays[segment.edge])].use.wayClass, default: 0] += segment.distance
         }
-        let turning = steps.filter { $0.maneuver.kind == .turn }
+        let turning = steps.filter { $0.maneuver.kind == .turn || $0.maneuver.kind == .roundabout }
         weight = legs.reduce(0) { $0 + $1.weight }
         metresByWayClass = byClass
         metresByPathStatus = annotations.metresByPathStatus

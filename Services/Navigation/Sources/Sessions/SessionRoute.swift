@@ -48,7 +48,7 @@ extension SessionRoute {
         var along = 0.0
         for (index, leg) in planned.legs.enumerated() {
             for step in leg.steps {
-                steps.append(Step(kind: step.maneuver.kind.rawValue, modifier: step.maneuver.modifier?.rawValue, exit: nil, name: step.name,
+                steps.append(Step(kind: step.maneuver.kind.rawValue, modifier: step.maneuver.modifier?.rawValue, exit: step.maneuver.exit, name: step.name,
                                   ref: step.ref, wayClass: step.wayClass, latitude: step.maneuver.location.latitude,
                                   longitude: step.maneuver.location.longitude, bearingBefore: step.maneuver.bearingBefore,
                                   bearingAfter: step.maneuver.bearingAfter, distance: step.distance, duration: step.duration, along: along,
@@ -66,7 +66,7 @@ extension SessionRoute {
         let step = steps[index]
         let maneuver = RouteManeuver.stored(kind: RouteManeuver.Kind(rawValue: step.kind) ?? .turn, modifier: step.modifier.flatMap(RouteManeuver.Modifier.init),
                                      location: RoadPoint(latitude: step.latitude, longitude: step.longitude),
-                                     bearingBefore: step.bearingBefore, bearingAfter: step.bearingAfter)
+                                     bearingBefore: step.bearingBefore, bearingAfter: step.bearingAfter, exit: step.exit)
         return RouteStep.stored(maneuver: maneuver, name: step.name, ref: step.ref, wayClass: step.wayClass, distance: step.distance,
                          duration: step.duration, weight: step.distance, geometry: [])
     }

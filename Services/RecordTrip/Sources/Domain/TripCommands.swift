@@ -9,7 +9,7 @@ public struct TripCommands: Sendable {
     public typealias Repository = AggregateRepository<TripAggregate, AnyEventStore>
 
     let repository: Repository
-    let seal: RiderSeal
+    let seal: SubjectSeal
     let analyzer: TripAnalyzer
     let weather: (any WeatherProvider)?
     let weatherTimeout: Duration
@@ -23,7 +23,7 @@ public struct TripCommands: Sendable {
                 weatherTimeout: Duration = .seconds(2), limits: TripLimits = .standard, now: @escaping @Sendable () -> Date = Date.init) {
         // A snapshot keeps loads of a long trip to one read of its state, not a decode of every sealed chunk.
         repository = Repository(store: store, snapshotEvery: 16)
-        seal = RiderSeal(keys: keys)
+        seal = SubjectSeal(keys: keys, whenErased: { _ in TripError.riderErased })
         self.analyzer = analyzer
         self.weather = weather
         self.weatherTimeout = weatherTimeout
@@ -38,7 +38,7 @@ public struct TripCommands: Sendable {
 
     /// Starts a trip for `rider` (403 `account-erased` after their erasure).
     public func create(rider: UUID, navigationSessionId: UUID?, metadata: EventMetadata) async throws -> TripState {
-        try await seal.requireRecordable(rider)
+        try await seal.requireSealable(rider)
         let id = UUID.v7()
         let started = TripStarted(tripId: id, riderId: rider, navigationSessionId: navigationSessionId, source: "recorded", startedAt: now())
         return try await repository.execute(.start(started), on: TripAggregate.streamID(id), metadata: metadata).state

@@ -61,7 +61,7 @@ public struct TripReviewOutcome: Codable, Sendable, Hashable {
 /// path draft when the rider asks (`RideSubmittedAsPathDraft`).
 public struct TripReviews: Sendable {
     let repository: TripCommands.Repository
-    let seal: RiderSeal
+    let seal: SubjectSeal
     let nodes: OSMNodeLocator
     let now: @Sendable () -> Date
 

@@ -121,7 +121,7 @@ public struct TripRoutes: Sendable {
         } catch {
             throw TripError.invalidGPX(error.description)
         }
-        try await commands.seal.requireRecordable(rider)
+        try await commands.seal.requireSealable(rider)
         let state = try await commands.importRide(document, rider: rider, metadata: metadata)
         return try await analysed(state, rider: rider, wait: FinishWait.requested(request.headers, most: finishWait), done: .created)
     }
