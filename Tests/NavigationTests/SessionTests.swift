@@ -125,6 +125,10 @@ struct SessionTests {
             let token = try await TokenForge.token(UUID())
             let started = try await client.sendJSON(.post, "/v1/navigation/sessions", json: Self.start, token: token)
             let id = try #require(started.json["id"] as? String)
+            let recents = try await client.waitForJSON("/v1/places/recent", token: token, "the destination is a recent place") {
+                ($0["recents"] as? [[String: Any]])?.count == 1
+            }
+            #expect((recents["recents"] as? [[String: Any]])?.first?["kind"] as? String == "navigated")
             let geometry = try #require((started.json["route"] as? [String: Any])?["geometry"] as? String)
             let now = Date().addingTimeInterval(-3_600)
             let onRoute = try RideAlongRoute.fixes(geometry, start: now, to: 200)

@@ -96,8 +96,11 @@ public struct NavigationServer: Sendable {
         let sessionRoutes = SessionRoutes(sessions: sessions, list: storage.backend(sqlite: { SQLiteSessionListStore(database: $0) },
                                                                                   postgres: { PostgresSessionListStore(database: $0) }),
                                           tours: storage.backend(sqlite: { SQLiteTourCatalogStore(database: $0) },
-                                                                 postgres: { PostgresTourCatalogStore(database: $0) }))
+                                                                 postgres: { PostgresTourCatalogStore(database: $0) }),
+                                          places: places)
         let placesRoutes = PlacesRoutes(places: places)
+        let cards = RouteCards(planner: planner, places: places, tours: storage.backend(sqlite: { SQLiteTourCatalogStore(database: $0) },
+                                                                                      postgres: { PostgresTourCatalogStore(database: $0) }))
         return try ServiceApplication(
             configuration: configuration.service, readiness: readiness, metrics: metrics, keySource: keySource,
             revokedSessions: revokedSessions.registry, openAPI: try OpenAPIDocument.bundled(in: .module, service: "navigation"),
@@ -110,6 +113,7 @@ public struct NavigationServer: Sendable {
             search.addRoutes(to: router)
             sessionRoutes.addRoutes(to: router)
             placesRoutes.addRoutes(to: router)
+            cards.addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: NavigationEvents.isServedByFeed)
         }
     }

@@ -157,7 +157,7 @@ public enum StepInstructions {
     }
 
     /// The eight-point compass word of a bearing.
-    static func compass(_ bearing: Int, _ language: InstructionLanguage) -> String {
+    public static func compass(_ bearing: Int, _ language: InstructionLanguage) -> String {
         let index = Int((Double((bearing % 360 + 360) % 360) / 45).rounded()) % 8
         switch language {
         case .en: return ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"][index]

@@ -7,11 +7,27 @@ public struct SessionRoutes: Sendable {
     let sessions: NavigationSessions
     let list: any SessionListStore
     let tours: any TourCatalogStore
+    let places: NavigationPlaces
 
-    public init(sessions: NavigationSessions, list: any SessionListStore, tours: any TourCatalogStore) {
+    public init(sessions: NavigationSessions, list: any SessionListStore, tours: any TourCatalogStore, places: NavigationPlaces) {
         self.sessions = sessions
         self.list = list
         self.tours = tours
+        self.places = places
+    }
+
+    /// The destination joins the rider's recent locations (`navigated`); in the background, so the start never waits
+    /// on it or fails for it.
+    private func rememberDestination(_ state: SessionState, rider: UUID) {
+        guard let destination = state.destination?.coordinate else { return }
+        let places = places, logger = sessions.logger, at = state.startedAt
+        Task {
+            do {
+                _ = try await places.remember(destination, name: state.tour?.title, kind: .navigated, for: rider, at: at)
+            } catch {
+                logger.notice("destination not remembered as a recent place", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     public func addRoutes(to routes: ServiceRoutes) {
@@ -33,6 +49,7 @@ public struct SessionRoutes: Sendable {
         let body = try await request.decode(as: TourSessionBody.self, context: context).checked()
         guard let tour = try await tours.navigable(body.tourId, by: rider) else { throw SessionError.tourNotNavigable }
         let state = try await sessions.startTour(tour, from: body.from, language: body.language, rider: rider)
+        rememberDestination(state, rider: rider)
         return EditedResponse(status: .created, headers: [.location: "/v1/navigation/sessions/\(state.sessionId.uuidString.lowercased())"],
                               response: SessionResponse(state))
     }
@@ -42,6 +59,7 @@ public struct SessionRoutes: Sendable {
         let rider = try context.requireCallerID()
         let start = try await request.decode(as: SessionStartBody.self, context: context).start()
         let state = try await sessions.start(start, rider: rider)
+        rememberDestination(state, rider: rider)
         return EditedResponse(status: .created, headers: [.location: "/v1/navigation/sessions/\(state.sessionId.uuidString.lowercased())"],
                               response: SessionResponse(state))
     }
