@@ -131,3 +131,47 @@ struct CommunityLayerTests {
         }
     }
 }
+
+/// Navigation scales out by instances over one store (PostgreSQL): each instance has its own graph and its own copy of
+/// the community layer, refreshed from the shared tables, and sessions live in the shared log.
+@Suite("navigation: two instances")
+struct ScaleOutTests {
+    @Test("two instances on one PostgreSQL database both see an approval, and either continues a session the other started",
+          .enabled(if: TestBackend.enabled.contains(.postgres)))
+    func twoInstances() async throws {
+        try await NavigationApp.withFeeds { feeds in
+            let directory = TemporaryDirectory("waypoint-navigation-instances")
+            defer { directory.remove() }
+            let schema = TestBackend.freshSchema("navigation_instances")
+            let first = try TestBackend.postgres.runtime("navigation", in: directory, schema: schema)
+            let second = try TestBackend.postgres.runtime("navigation", in: TemporaryDirectory("waypoint-navigation-instance-2"), schema: schema)
+            try await NavigationApp.serve(first, feeds: feeds) { a, serverA in
+                try await NavigationApp.serve(second, feeds: feeds) { b, serverB in
+                    let path = UUID()
+                    let nodes = try CommunityLayerTests.secondRouteNodes(serverA)
+                    try await feeds.paths.publish(CommunityLayerTests.approved(path, nodes: nodes), on: "path-draft-\(path)")
+                    for client in [a, b] {
+                        let seen = try await eventually(timeout: .seconds(30)) { try await CommunityLayerTests.best(client).paths.contains(path.uuidString) }
+                        #expect(seen, "every instance routes over the approved path")
+                    }
+                    #expect(serverA.overlay.current.version == serverB.overlay.current.version)
+                    let token = try await TokenForge.token(UUID())
+                    let started = try await a.sendJSON(.post, "/v1/navigation/sessions", json: SessionTests.start, token: token)
+                    let id = try #require(started.json["id"] as? String)
+                    let geometry = try #require((started.json["route"] as? [String: Any])?["geometry"] as? String)
+                    let fixes = try RideAlongRoute.fixes(geometry, start: Date().addingTimeInterval(-3_600), to: 300)
+                    // Alternate instances fix by fix, as a load balancer may.
+                    for (index, fix) in fixes.enumerated() {
+                        let client = index % 2 == 0 ? b : a
+                        let reply = try await client.sendJSON(.post, "/v1/navigation/sessions/\(id)/positions", json: try RideAlongRoute.body([fix]), token: token)
+                        #expect(reply.status == 200, "\(reply.json)")
+                    }
+                    let onA = try await a.sendJSON(.get, "/v1/navigation/sessions/\(id)", token: token)
+                    let onB = try await b.sendJSON(.get, "/v1/navigation/sessions/\(id)", token: token)
+                    #expect(onA.json["fixes"] as? Int == fixes.count && onB.json["fixes"] as? Int == fixes.count, "no acknowledged fix is lost")
+                    #expect(((onA.json["progress"] as? [String: Any])?["alongM"] as? Double ?? 0) > 280)
+                }
+            }
+        }
+    }
+}

@@ -119,6 +119,16 @@ public struct GatewayConfiguration: Sendable {
         upstreamTimeouts[upstream] ?? upstreamTimeout
     }
 
+    /// More instances of a service than its one URL (`WAYPOINT_GATEWAY_<SERVICE>_URLS`, comma-separated base URLs,
+    /// which then replace `…_URL`): the gateway balances round-robin over them (``UpstreamPool``).
+    public var instances: [String: [URL]] = [:]
+
+    /// Every instance of `upstream`: the configured list, else its one URL, else none.
+    public func instanceURLs(of upstream: String) -> [URL] {
+        if let list = instances[upstream], !list.isEmpty { return list }
+        return endpoints.baseURL(of: upstream).map { [$0] } ?? []
+    }
+
     /// Reads the configuration from `environment`.
     /// - Throws: ``ConfigurationError`` naming the first invalid key (e.g. a cache TTL above 300 s).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> GatewayConfiguration {
@@ -132,6 +142,7 @@ public struct GatewayConfiguration: Sendable {
         }
         let defaults = GatewayConfiguration(service: service, endpoints: endpoints)
         var configuration = defaults
+        configuration.instances = try readInstances(reader)
         configuration.mediaMaxBodyBytes = try reader.integer("MEDIA_MAX_BODY_BYTES", default: defaults.mediaMaxBodyBytes, in: 1...(1 << 34))
         configuration.upstreamTimeout = try reader.seconds("UPSTREAM_TIMEOUT_SECONDS", default: defaults.upstreamTimeout, minimum: 0.01)
         for upstream in upstreamServices {
@@ -167,6 +178,23 @@ public struct GatewayConfiguration: Sendable {
             throw ConfigurationError(key: key, value: raw, expected: "a number of seconds between 0 and 300")
         }
         return ttl
+    }
+
+    /// `WAYPOINT_GATEWAY_<SERVICE>_URLS` of every upstream service that has one.
+    private static func readInstances(_ reader: EnvironmentReader) throws -> [String: [URL]] {
+        var instances: [String: [URL]] = [:]
+        for upstream in upstreamServices {
+            guard let (key, raw) = reader.value("\(EnvironmentReader.segment(for: upstream))_URLS") else { continue }
+            let urls = try raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { text in
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                      url.query == nil else {
+                    throw ConfigurationError(key: key, value: raw, expected: "comma-separated absolute http(s) base URLs of the service's instances")
+                }
+                return url
+            }
+            if !urls.isEmpty { instances[upstream] = urls }
+        }
+        return instances
     }
 
     private static func readCacheEvents(_ reader: EnvironmentReader, endpoints: ServiceEndpoints, internalToken: String?) throws

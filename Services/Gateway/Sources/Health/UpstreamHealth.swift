@@ -32,17 +32,28 @@ struct UpstreamHealth: Sendable {
         }
     }
 
+    /// A service with several instances is as ready as its best instance: one ready instance serves.
     private func status(of name: String) async -> ServiceStatus {
         let isRequired = required.contains(name)
-        guard let upstream = upstreams[name] else { return ServiceStatus(name: name, required: isRequired, status: "unconfigured") }
+        guard let instances = upstreams.instances[name], !instances.isEmpty else {
+            return ServiceStatus(name: name, required: isRequired, status: "unconfigured")
+        }
+        var answers: [String] = []
+        for upstream in instances { answers.append(await answer(upstream)) }
+        let status = answers.contains("ready") ? "ready" : answers.contains("not-ready") ? "not-ready" : (isRequired ? "down" : "absent")
+        return ServiceStatus(name: name, required: isRequired, status: status)
+    }
+
+    /// `ready`, `not-ready` or `unreachable` for one instance.
+    private func answer(_ upstream: Upstream) async -> String {
         let request = HTTPClientRequest(url: upstream.baseURL + "/health/ready")
         do {
             let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
             let response = try await upstream.client.execute(request, deadline: .now() + .milliseconds(milliseconds))
             _ = try? await response.body.collect(upTo: 64 << 10)
-            return ServiceStatus(name: name, required: isRequired, status: response.status == .ok ? "ready" : "not-ready")
+            return response.status == .ok ? "ready" : "not-ready"
         } catch {
-            return ServiceStatus(name: name, required: isRequired, status: isRequired ? "down" : "absent")
+            return "unreachable"
         }
     }
 }

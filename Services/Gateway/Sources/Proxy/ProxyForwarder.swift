@@ -27,7 +27,7 @@ struct ProxyForwarder: Sendable {
 
     /// The upstream's answer to `request` (head received, body still streaming), or a thrown ``Problem`` (502, 503, 504).
     func forward(_ request: Request, context: ServiceRequestContext, upstream name: String) async throws -> UpstreamAnswer {
-        guard let upstream = upstreams[name] else {
+        guard let upstream = upstreams.pick(name) else {
             throw Problem.serviceUnavailable("The \(name) service is not available.", retryAfter: .seconds(5))
         }
         upstream.retryBudget.deposit()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// One service the gateway forwards to: its base URL, its own HTTP clients (one per event loop, so its timeout and
 /// connection pools — up to 64 connections per loop — are its own), its circuit breaker and its retry budget.
@@ -65,31 +66,59 @@ public final class Upstream: Sendable {
     }
 }
 
-/// The upstreams by service name, built from the configuration; a service without a URL is absent (503).
+/// The upstreams by service name, built from the configuration; a service without a URL is absent (503). A service
+/// may run as several instances (`WAYPOINT_GATEWAY_<SERVICE>_URLS`, e.g. navigation): each is an ``Upstream`` of its
+/// own — own clients, circuit breaker and retry budget — and requests go round-robin over the instances whose breaker
+/// is not open (all of them when every breaker is open: the breakers then decide).
 public struct UpstreamPool: Sendable {
-    /// Upstreams by service name.
+    /// The first instance by service name (health checks of one instance, tests).
     public let upstreams: [String: Upstream]
+    /// Every instance by service name, in configuration order.
+    public let instances: [String: [Upstream]]
+    private let turns: [String: Turn]
 
-    /// One upstream per configured service.
-    public init(configuration: GatewayConfiguration) {
-        var upstreams: [String: Upstream] = [:]
-        for name in GatewayConfiguration.upstreamServices {
-            guard let url = configuration.endpoints.baseURL(of: name) else { continue }
-            upstreams[name] = Upstream(
-                name: name, baseURL: url, timeout: configuration.timeout(of: name),
-                breaker: CircuitBreaker(failureThreshold: configuration.circuitFailureThreshold, openDuration: configuration.circuitOpenDuration,
-                                        initialOpenDuration: configuration.circuitInitialOpenDuration),
-                retryBudget: RetryBudget(percent: configuration.retryBudgetPercent, minimumPerSecond: configuration.retryMinPerSecond)
-            )
-        }
-        self.upstreams = upstreams
+    /// Whose turn it is, per service.
+    final class Turn: Sendable {
+        private let next = Mutex(0)
+        func take(_ count: Int) -> Int { next.withLock { value in defer { value &+= 1 }; return value % count } }
     }
 
-    /// The upstream called `name`, if configured.
+    /// One upstream per configured instance of each service.
+    public init(configuration: GatewayConfiguration) {
+        var instances: [String: [Upstream]] = [:]
+        for name in GatewayConfiguration.upstreamServices {
+            let urls = configuration.instanceURLs(of: name)
+            guard !urls.isEmpty else { continue }
+            instances[name] = urls.map { url in
+                Upstream(
+                    name: name, baseURL: url, timeout: configuration.timeout(of: name),
+                    breaker: CircuitBreaker(failureThreshold: configuration.circuitFailureThreshold, openDuration: configuration.circuitOpenDuration,
+                                            initialOpenDuration: configuration.circuitInitialOpenDuration),
+                    retryBudget: RetryBudget(percent: configuration.retryBudgetPercent, minimumPerSecond: configuration.retryMinPerSecond))
+            }
+        }
+        self.instances = instances
+        upstreams = instances.compactMapValues(\.first)
+        turns = instances.mapValues { _ in Turn() }
+    }
+
+    /// The first instance of `name`, if configured.
     public subscript(name: String) -> Upstream? { upstreams[name] }
+
+    /// The instance of `name` a request goes to: the next in turn whose breaker is not open.
+    public func pick(_ name: String) -> Upstream? {
+        guard let all = instances[name], let turn = turns[name] else { return nil }
+        guard all.count > 1 else { return all.first }
+        let start = turn.take(all.count)
+        for offset in 0..<all.count {
+            let candidate = all[(start + offset) % all.count]
+            if candidate.breaker.state != .open { return candidate }
+        }
+        return all[start]
+    }
 
     /// Closes every client.
     func shutdown() async {
-        for upstream in upstreams.values { await upstream.shutdown() }
+        for upstream in instances.values.joined() { await upstream.shutdown() }
     }
 }
