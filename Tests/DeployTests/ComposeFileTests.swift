@@ -128,6 +128,22 @@ struct ComposeFileTests {
         #expect(gateway["WAYPOINT_POSTGRES_URL"] == nil)
     }
 
+    @Test("navigation runs as two instances on one database; the gateway balances over both and waits for both")
+    func navigationInstances() throws {
+        let services = try Self.services()
+        let first = Self.environment(try #require(services["navigation"]))
+        let second = Self.environment(try #require(services["navigation-2"]))
+        #expect(first == second, "the same configuration: database, extracts, port inside its container")
+        #expect(first["WAYPOINT_POSTGRES_URL"]?.hasSuffix("@postgres:5432/navigation") == true)
+        #expect(((services["navigation-2"]?["build"] as? [String: Any])?["args"] as? [String: Any])?["PRODUCT"] as? String == "navigation")
+        let volumes = try #require(services["navigation-2"]?["volumes"] as? [String])
+        #expect(volumes.contains("navigation-2-data:/var/lib/waypoint"), "its own road cache")
+        let gateway = Self.environment(try #require(services["gateway"]))
+        #expect(gateway["WAYPOINT_GATEWAY_NAVIGATION_URLS"] == "http://navigation:8084,http://navigation-2:8084")
+        let dependencies = try #require(services["gateway"]?["depends_on"] as? [String: [String: String]])
+        #expect(dependencies["navigation-2"]?["condition"] == "service_healthy")
+    }
+
     @Test("record-trip matches on extracts mounted read-only from ../shared/data, waits for auth, and starts with weather off")
     func recordTrip() throws {
         let service = try #require(try Self.services()["record-trip"])
