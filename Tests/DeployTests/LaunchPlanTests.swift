@@ -180,3 +180,28 @@ struct LaunchPlanTests {
         #expect(plan.plannedEnvironment(for: plan.entry("auth")!)["WAYPOINT_DRAIN_TIMEOUT_SECONDS"] == "5")
     }
 }
+
+@Suite("waypoint up: several navigation instances")
+struct LaunchPlanInstancesTests {
+    @Test("--navigation-instances 2: a second navigation process on the next free port, same keys and database, the gateway balancing over both")
+    func twoNavigationInstances() throws {
+        let server = try PostgresServer(url: "postgres://waypoint:secret@127.0.0.1:5432/postgres", databasePrefix: "waypoint_")
+        var options = LaunchPlan.Options(basePort: 18080, dataDirectory: LaunchPlanTests.dataDirectory, postgres: server, internalToken: "t",
+                                         available: Set(ServiceCatalog.all.map(\.executable)))
+        options.navigationInstances = 2
+        let plan = LaunchPlan(options)
+        #expect(plan.started.map(\.name) == ["auth", "tour-management", "path-review", "navigation", "navigation-2", "record-trip", "analytics", "gateway"])
+        let second = try #require(plan.entry("navigation-2"))
+        #expect(second.port == 18087 && second.definition.executable == "navigation")
+        let first = plan.plannedEnvironment(for: plan.entry("navigation")!)
+        let other = plan.plannedEnvironment(for: second)
+        #expect(other["WAYPOINT_NAVIGATION_PORT"] == "18087" && first["WAYPOINT_NAVIGATION_PORT"] == "18084")
+        #expect(other["WAYPOINT_NAVIGATION_POSTGRES_URL"] == first["WAYPOINT_NAVIGATION_POSTGRES_URL"], "one database")
+        #expect(plan.postgresDatabases.filter { $0.entry.name.hasPrefix("navigation") }.count == 1)
+        let gateway = plan.plannedEnvironment(for: plan.entry("gateway")!)
+        #expect(gateway["WAYPOINT_GATEWAY_NAVIGATION_URL"] == "http://127.0.0.1:18084")
+        #expect(gateway["WAYPOINT_GATEWAY_NAVIGATION_URLS"] == "http://127.0.0.1:18084,http://127.0.0.1:18087")
+        #expect(gateway["WAYPOINT_GATEWAY_REQUIRED_SERVICES"]?.contains("navigation-2") == false)
+        #expect(first["WAYPOINT_NAVIGATION_URL"] == "http://127.0.0.1:18084", "the feed other services read is the first instance's")
+    }
+}

@@ -40,6 +40,8 @@ public struct LaunchPlan: Sendable {
         public var available: Set<String>
         /// Services to start among the available ones; `nil` is all of them.
         public var only: Set<String>?
+        /// Instances of navigation to start (`--navigation-instances`; more than one needs a shared database, `--postgres`).
+        public var navigationInstances = 1
 
         public init(basePort: Int = ServiceCatalog.defaultBasePort, host: String = "127.0.0.1", dataDirectory: URL,
                     kafkaBrokers: String? = nil, postgres: PostgresServer? = nil, internalToken: String, personalDataKey: String? = nil,
@@ -85,11 +87,16 @@ public struct LaunchPlan: Sendable {
 
     public init(_ options: Options) {
         self.options = options
-        entries = ServiceCatalog.all.map { definition in
+        let extra = options.navigationInstances > 1 ? (2...options.navigationInstances).map { ServiceCatalog.named("navigation")!.instance($0) } : []
+        // Further instances start right after their service (before the gateway, which balances over them).
+        let definitions = ServiceCatalog.all.flatMap { definition in
+            [definition] + (definition.name == "navigation" ? extra : [])
+        }
+        entries = definitions.map { definition in
             let port = options.basePort + definition.portOffset
             let built = options.available.contains(definition.executable)
             return Entry(definition: definition, port: port, baseURL: "http://\(Self.urlHost(options.host)):\(port)", isBuilt: built,
-                         isStarted: built && (options.only?.contains(definition.name) ?? true))
+                         isStarted: built && (options.only?.contains(definition.instanceOf ?? definition.name) ?? true))
         }
     }
 
@@ -105,7 +112,7 @@ public struct LaunchPlan: Sendable {
     /// With `--postgres`: the database of every started service that has a store, in start order.
     public var postgresDatabases: [(entry: Entry, database: String)] {
         guard let server = options.postgres else { return [] }
-        return started.filter { $0.definition.storage != .none }.map { ($0, server.databaseName(for: $0.definition)) }
+        return started.filter { $0.definition.storage != .none && $0.definition.instanceOf == nil }.map { ($0, server.databaseName(for: $0.definition)) }
     }
 
     /// How long the launcher waits for a service to exit after SIGTERM before it sends SIGKILL: longer than the
@@ -124,14 +131,18 @@ public struct LaunchPlan: Sendable {
         if let server = options.postgres, entry.definition.storage != .none {
             environment["WAYPOINT_\(segment)_POSTGRES_URL"] = server.url(database: server.databaseName(for: entry.definition))
         }
-        for other in entries where other.isStarted {
+        for other in entries where other.isStarted && other.definition.instanceOf == nil {
             environment["WAYPOINT_\(other.definition.keySegment)_URL"] = other.baseURL
         }
         if entry.name == "gateway" {
-            for upstream in entries where upstream.name != "gateway" {
+            for upstream in entries where upstream.name != "gateway" && upstream.definition.instanceOf == nil {
                 environment["WAYPOINT_GATEWAY_\(upstream.definition.keySegment)_URL"] = upstream.baseURL
+                let instances = entries.filter { $0.isStarted && ($0.name == upstream.name || $0.definition.instanceOf == upstream.name) }
+                if instances.count > 1 {
+                    environment["WAYPOINT_GATEWAY_\(upstream.definition.keySegment)_URLS"] = instances.map(\.baseURL).joined(separator: ",")
+                }
             }
-            let required = entries.filter { $0.isStarted && $0.name != "gateway" }.map(\.name)
+            let required = entries.filter { $0.isStarted && $0.name != "gateway" && $0.definition.instanceOf == nil }.map(\.name)
             environment["WAYPOINT_GATEWAY_REQUIRED_SERVICES"] = required.isEmpty ? "none" : required.joined(separator: ",")
             // The push stream reads the feeds of the started services that publish notifications (an unstarted one
             // would keep the gateway's readiness waiting for its first catch-up).

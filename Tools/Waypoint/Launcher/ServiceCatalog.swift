@@ -10,6 +10,9 @@ public struct ServiceDefinition: Sendable, Hashable, Codable {
     public var stopWave: Int
     /// Where it keeps its state, which decides what `--postgres` prepares for it.
     public var storage: Storage
+    /// For a further instance of a service (`navigation-2`): the service it is an instance of, whose keys, database and
+    /// feed it shares; `nil` for the service itself.
+    public var instanceOf: String?
 
     /// A service's own store.
     public enum Storage: String, Sendable, Hashable, Codable {
@@ -21,18 +24,26 @@ public struct ServiceDefinition: Sendable, Hashable, Codable {
         case spatialDatabase
     }
 
-    public init(name: String, executable: String? = nil, portOffset: Int, stopWave: Int, storage: Storage = .database) {
+    public init(name: String, executable: String? = nil, portOffset: Int, stopWave: Int, storage: Storage = .database, instanceOf: String? = nil) {
         self.name = name
         self.executable = executable ?? name
         self.portOffset = portOffset
         self.stopWave = stopWave
         self.storage = storage
+        self.instanceOf = instanceOf
     }
 
     /// The `WAYPOINT_<SERVICE>` key segment: upper case, every character other than letters and digits as `_`
-    /// (ServiceKit's `EnvironmentReader` rule), e.g. `TOUR_MANAGEMENT`.
+    /// (ServiceKit's `EnvironmentReader` rule), e.g. `TOUR_MANAGEMENT`; an instance uses its service's.
     public var keySegment: String {
-        String(name.uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+        String((instanceOf ?? name).uppercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    }
+
+    /// Instance `number` (2, 3, …) of this service: its own name and port (after the seven of the catalogue), the
+    /// same executable, keys, database and feed.
+    public func instance(_ number: Int) -> ServiceDefinition {
+        ServiceDefinition(name: "\(name)-\(number)", executable: executable, portOffset: ServiceCatalog.all.count + number - 2, stopWave: stopWave,
+                          storage: storage, instanceOf: name)
     }
 }
 
@@ -54,6 +65,10 @@ public enum ServiceCatalog {
 
     /// The services the gateway routes to (every one but itself).
     public static var upstreams: [ServiceDefinition] { all.filter { $0.name != "gateway" } }
+
+    /// Services that may run as several instances (`waypoint up --navigation-instances`, compose): their state is in
+    /// the shared store, their graph read-only per instance.
+    public static let scalable: Set<String> = ["navigation"]
 
     /// The definition named `name`, if the platform has one.
     public static func named(_ name: String) -> ServiceDefinition? { all.first { $0.name == name } }

@@ -67,9 +67,16 @@ struct Up: AsyncParsableCommand {
     @Option(help: "Start only these services (comma-separated names), e.g. auth,tour-management.")
     var only: String?
 
+    @Option(help: "Instances of navigation (1–4); more than one shares one database and needs --postgres. The gateway balances over them.")
+    var navigationInstances = 1
+
     func validate() throws {
         guard (1...65_529).contains(basePort) else { throw ValidationError("--base-port must leave room for seven ports (1…65529)") }
         guard readyTimeout > 0 else { throw ValidationError("--ready-timeout must be positive") }
+        guard (1...4).contains(navigationInstances) else { throw ValidationError("--navigation-instances is 1 to 4") }
+        if navigationInstances > 1, postgres == nil {
+            throw ValidationError("--navigation-instances above 1 needs --postgres: the instances share one database (SQLite is one process's)")
+        }
         if let drainTimeout, drainTimeout < 1 { throw ValidationError("--drain-timeout must be at least 1") }
         if let logFormat, !["json", "text"].contains(logFormat) { throw ValidationError("--log-format is json or text") }
         if let postgres {
@@ -107,6 +114,7 @@ struct Up: AsyncParsableCommand {
                 referenceDataDirectory: ReferenceDataDirectory.locate(environment: environment)?.path,
                 logFormat: logFormat ?? environment["WAYPOINT_LOG_FORMAT"] ?? (isatty(1) == 1 ? "text" : "json"),
                 drainTimeoutSeconds: drainTimeout, available: products.available(), only: onlyNames)
+            options.navigationInstances = navigationInstances
             var storesHeldData: Bool?
             if let server {
                 let prepared = try await PostgresProvisioner(server: server).prepare(
