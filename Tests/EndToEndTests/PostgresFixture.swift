@@ -28,7 +28,8 @@ struct PostgresFixture: Sendable {
     /// The services' databases, by service.
     var databases: [String: String] {
         ["auth": server.databasePrefix + "auth", "tour-management": server.databasePrefix + "tour_management",
-         "path-review": server.databasePrefix + "path_review", "record-trip": server.databasePrefix + "record_trip", "analytics": server.databasePrefix + "analytics"]
+         "path-review": server.databasePrefix + "path_review", "navigation": server.databasePrefix + "navigation",
+         "record-trip": server.databasePrefix + "record_trip", "analytics": server.databasePrefix + "analytics"]
     }
 
     /// After the journey: the services really ran on PostgreSQL (their logs and read models are tables in their own

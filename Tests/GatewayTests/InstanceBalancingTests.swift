@@ -27,7 +27,9 @@ struct InstanceBalancingTests {
             configuration.instances["navigation"] = [configuration.endpoints.baseURL(of: "navigation")!,
                                                      configuration.endpoints.baseURL(of: "navigation-b")!]
             configuration.circuitFailureThreshold = 2
+            // Open for a minute from the first opening: a loaded machine must not see the half-open probe mid-test.
             configuration.circuitOpenDuration = .seconds(60)
+            configuration.circuitInitialOpenDuration = .seconds(60)
         }) { (gateway: GatewayHarness) async throws in
             #expect(gateway.app.upstreams.instances["navigation"]?.count == 2)
             for _ in 0..<10 { #expect(try await gateway.send(.POST, "/v1/plans").status == 200) }

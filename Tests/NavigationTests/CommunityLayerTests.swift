@@ -46,14 +46,15 @@ struct CommunityLayerTests {
 
     /// Approve a path along the second route: it becomes the best, named in `paths`, with its metres `optimal`; an
     /// obstacle on it is listed with its position; retire it: the first route is back.
+    /// `within`: how long each change may take to arrive (a Kafka consumer group joins in seconds on a loaded machine).
     static func switchAndBack(_ client: any TestClientProtocol, publish: @escaping @Sendable (NewEvent, String) async throws -> Void,
-                              server: NavigationServer) async throws {
+                              server: NavigationServer, within: Duration = .seconds(30)) async throws {
         let before = try await best(client)
         #expect(before.paths.isEmpty)
         let nodes = try secondRouteNodes(server)
         let path = UUID()
         try await publish(try Self.new(approved(path, nodes: nodes)), "path-draft-\(path.uuidString.lowercased())")
-        let switched = try await eventually(timeout: .seconds(30)) { try await best(client).paths.contains(path.uuidString) }
+        let switched = try await eventually(timeout: within) { try await best(client).paths.contains(path.uuidString) }
         #expect(switched, "the route takes the approved path")
         let after = try await best(client)
         #expect((after.statuses["optimal"] ?? 0) > 100)
@@ -62,10 +63,10 @@ struct CommunityLayerTests {
         try await publish(try Self.new(PathObstacleConfirmed(obstacleId: obstacle, pathId: path, osmNodes: Array(nodes[1...2]), latitude: 48.41,
                                                              longitude: 15.61, type: "pothole", confidence: 0.5, sightings: 2, confirmedAt: Date())),
                           "path-draft-\(path.uuidString.lowercased())")
-        let listed = try await eventually(timeout: .seconds(30)) { try await best(client).obstacles.contains(obstacle.uuidString) }
+        let listed = try await eventually(timeout: within) { try await best(client).obstacles.contains(obstacle.uuidString) }
         #expect(listed, "the obstacle on the path is listed on the route")
         try await publish(try Self.new(PathRetired(pathId: path, retiredAt: Date())), "path-draft-\(path.uuidString.lowercased())")
-        let back = try await eventually(timeout: .seconds(30)) { try await best(client).paths.isEmpty }
+        let back = try await eventually(timeout: within) { try await best(client).paths.isEmpty }
         #expect(back, "retired: the route leaves the path")
         let restored = try await best(client)
         #expect(abs(restored.distance - before.distance) < 0.5)
@@ -99,7 +100,7 @@ struct CommunityLayerTests {
                     try await NavigationApp.serve(.sqlite, feeds: feeds, kafkaBrokers: cluster.bootstrapServers) { client, server in
                         try await Self.switchAndBack(client, publish: { event, stream in
                             _ = try await producer.store.append([event], to: stream, expectedVersion: .any)
-                        }, server: server)
+                        }, server: server, within: .seconds(90))
                     }
                     group.cancelAll()
                 }

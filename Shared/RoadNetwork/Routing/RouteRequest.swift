@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// A point given by latitude and longitude in degrees, as a request carries it (not yet checked) and as a route's
@@ -77,6 +78,15 @@ public enum RouteResult: Sendable, Hashable {
 }
 
 extension RoadPoint {
+    /// The point of a query parameter `lat,lng` (spaces around each number allowed); `nil` unless both numbers parse
+    /// and lie in range (NaN and infinities do not).
+    public init?(latLng text: some StringProtocol) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        self.init(latitude: latitude, longitude: longitude)
+    }
+
     /// The Geo coordinate, `nil` when out of range (never for points of the graph).
     public var coordinate: Coordinate? { try? Coordinate(latitude: latitude, longitude: longitude) }
 

@@ -34,9 +34,6 @@ public struct RouteQuery: Sendable, Hashable {
 
     /// `lat,lng` in range (NaN and infinities are out of range), `nil` otherwise.
     public static func point(_ text: some StringProtocol) -> RoadPoint? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
-        return RoadPoint(latitude: latitude, longitude: longitude)
+        RoadPoint(latLng: text)
     }
 }

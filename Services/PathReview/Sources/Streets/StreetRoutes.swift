@@ -1,6 +1,7 @@
 import EventSourcing
 import Foundation
 import Hummingbird
+import RoadNetwork
 import ServiceKit
 
 /// The street routes under `/v1/streets`: search by name or around a point, and one street with its geometry (public),
@@ -118,10 +119,7 @@ public struct StreetRoutes: Sendable {
 
     /// `lat,lng` in range (NaN and infinities are out of range), `nil` otherwise.
     static func point(_ text: String) -> (latitude: Double, longitude: Double)? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let latitude = parts[0], let longitude = parts[1],
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
-        return (latitude, longitude)
+        RoadPoint(latLng: text).map { ($0.latitude, $0.longitude) }
     }
 
     /// A query number within `bounds` (a whole one when `whole`), or `fallback` when absent; a field error otherwise.
