@@ -52,6 +52,9 @@ struct NavigationBench: AsyncParsableCommand {
     @Option(help: "Where the concurrent sessions send: service (navigation's own HTTP) or gateway.")
     var sessionsVia: SessionsVia = .service
 
+    @Option(help: "Run only this phase (repeatable): routes, positions, push, reroutes, overlay, sessions. Default: all.")
+    var only: [NavigationBenchSettings.Phase] = []
+
     @Option(help: "Directory of the extracts (default: ../shared/data, found like the other reference data).")
     var dataDir: String?
 
@@ -97,6 +100,7 @@ struct NavigationBench: AsyncParsableCommand {
         settings.sessionsViaGateway = sessionsVia == .gateway
         settings.seed = seed
         settings.quick = quick
+        settings.phases = only.isEmpty ? Set(NavigationBenchSettings.Phase.allCases) : Set(only)
         return settings
     }
 }
@@ -116,6 +120,12 @@ struct NavigationBenchSettings: Sendable {
     var sessionsViaGateway = false
     var seed: UInt64 = 21
     var quick = false
+    var phases = Set(Phase.allCases)
+
+    /// The phases, for `--only` (a phase left out prints zeros and empty figures).
+    enum Phase: String, CaseIterable, ExpressibleByArgument, Sendable {
+        case routes, positions, push, reroutes, overlay, sessions
+    }
 
     /// The figures issue 21 asks for.
     static let full = NavigationBenchSettings(routeRate: 200, routeSeconds: 20, positions: 3_000, pushes: 200, reroutes: 100, overlayEvents: 1_000,

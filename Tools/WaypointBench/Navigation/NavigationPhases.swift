@@ -286,6 +286,10 @@ extension PhaseContext {
             try await Task.sleep(for: .milliseconds(1))
         }
         let elapsed = clock.now - started
+        // The overlay logs a swap just after making it current: wait for that line (its rebuild time).
+        while !platform.swaps.all.contains(where: { $0.version >= base + Int64(total) }), clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         let swaps = Array(platform.swaps.all.dropFirst(swapsBefore))
         let last = swaps.last(where: { $0.version >= base + Int64(total) }) ?? swaps.last
         let rebuild = NavigationFigures.OverlayRebuild(lastMilliseconds: ((last?.milliseconds ?? 0) * 100).rounded() / 100,

@@ -109,14 +109,20 @@ struct PhaseContext: Sendable {
     var server: NavigationServer { platform.server }
 
     func measureAll(cores: Int, loadAtStart: String) async throws -> NavigationFigures {
-        let route = try await routeSearch()
-        let inProcess = try await positionsInProcess()
-        let (gateway, gatewayErrors) = try await positionsThroughGateway()
+        let phases = settings.phases
+        let none = NavigationFigures.Counted(latencies: Latencies(), count: 0)
+        let route = phases.contains(.routes) ? try await routeSearch()
+            : NavigationFigures.RouteFigures(latencies: Latencies(), requests: 0, ok: 0, noRoute: 0, errors: 0, rateRPS: 0, achievedRPS: 0, durationS: 0)
+        let inProcess = phases.contains(.positions) ? try await positionsInProcess() : none
+        let (gateway, gatewayErrors) = phases.contains(.positions) ? try await positionsThroughGateway() : (none, 0)
         let positions = NavigationFigures.PositionFigures(inProcess: inProcess, gateway: gateway, gatewayErrors: gatewayErrors)
-        let push = try await pushLatency()
-        let reroute = try await reroutes()
-        let (overlay, rebuild) = try await overlayApply()
-        let sessions = try await concurrentSessions()
+        let push = phases.contains(.push) ? try await pushLatency() : none
+        let reroute = phases.contains(.reroutes) ? try await reroutes() : NavigationFigures.RerouteFigures(timed: none, rerouted: 0, attempts: 0)
+        let (overlay, rebuild) = phases.contains(.overlay) ? try await overlayApply()
+            : (0, NavigationFigures.OverlayRebuild(lastMilliseconds: 0, maxMilliseconds: 0, swaps: 0, events: 0, paths: 0))
+        let sessions = phases.contains(.sessions) ? try await concurrentSessions()
+            : NavigationFigures.SessionFigures(via: "-", sessions: 0, held: 0, seconds: 0, fixes: 0, errors: 0, errorBreakdown: [:], achievedFixRate: 0,
+                                               update: Latencies())
         let loadAtEnd = NavigationServiceBench.loadAverage()
         let targets = NavigationFigures.targets(route: route, positions: positions, push: push, sessions: sessions,
                                                 fullSize: settings.sessions >= 5_000)
