@@ -371,7 +371,7 @@ let package = Package(
             dependencies: [
                 "Auth", "AuthInfrastructure", "Contracts", "EventSourcing", "Geo", "Messaging", "Kafka", "ServiceKit", "ServiceTesting",
                 "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "RecordTripAnalysis", "RecordTrip", "PathReview",
-                "Navigation",
+                "Navigation", "Gateway", "GatewayNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,6 +11,6 @@ struct WaypointBench: AsyncParsableCommand {
         abstract: "Measures the throughput of Waypoint's shared libraries.",
         discussion: "Prints one JSON object on stdout; progress and the run configuration go to stderr.",
         subcommands: [EventStoreBench.self, MessagingBench.self, AuthBench.self, DestinationsBench.self, ToursBench.self, CommerceBench.self, AnalyticsBench.self,
-                      GatewayBench.self, RoadsBench.self, TripsBench.self, PathsBench.self]
+                      GatewayBench.self, RoadsBench.self, TripsBench.self, PathsBench.self, NavigationBench.self]
     )
 }

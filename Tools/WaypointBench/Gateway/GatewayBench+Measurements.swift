@@ -57,7 +57,7 @@ extension GatewayBench {
         logger.info("overhead: direct \(direct)\(Self.steal(since: hostBefore))")
         logger.info("overhead: gateway \(proxied)")
         for kind in RequestKind.allCases {
-            let d = records.latencies { $0.target == 0 && $0.kind == kind }, g = records.latencies { $0.target == 1 && $0.kind == kind }
+            let d = records.latencies { $0.target == 0 && $0.requestKind == kind }, g = records.latencies { $0.target == 1 && $0.requestKind == kind }
             logger.info("overhead: \(kind.name) p50 direct \(String(format: "%.3f", d.percentile(0.5))) ms, gateway \(String(format: "%.3f", g.percentile(0.5))) ms")
         }
         if records.errors > 0 { logger.warning("overhead: \(records.errors) errors \(records.errorBreakdown): \(records.errorSamples(3))") }
@@ -81,7 +81,7 @@ extension GatewayBench {
             p99.9 \(String(format: "%.2f", all.percentile(0.999))) ms
             """)
         for kind in RequestKind.allCases {
-            logger.info("mixed load: \(kind.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(records.latencies { $0.kind == kind })")
+            logger.info("mixed load: \(kind.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(records.latencies { $0.requestKind == kind })")
         }
         let cpuShare = clientCPU.seconds / max(records.wallTime.seconds, 0.001) * 100
         logger.info("""

@@ -1,6 +1,34 @@
 import Foundation
 import TourManagement
 
+/// The three kinds of request of the gateway mix.
+enum RequestKind: Int, CaseIterable, Sendable {
+    /// `GET /v1/tours?…`: a filter combination of the `tours` benchmark.
+    case search
+    /// `GET /v1/tours/{id}` of a known tour.
+    case detail
+    /// `GET /v1/destinations?prefix=…`.
+    case destinations
+
+    var name: String {
+        switch self {
+        case .search: "search"
+        case .detail: "detail"
+        case .destinations: "destinations"
+        }
+    }
+}
+
+extension PlannedRequest {
+    /// A `GET` of the gateway mix.
+    init(target: Int, path: String, kind: RequestKind) {
+        self.init(target: target, path: path, kind: kind.rawValue)
+    }
+
+    /// The kind of the gateway mix this request is.
+    var requestKind: RequestKind { RequestKind(rawValue: kind) ?? .search }
+}
+
 /// The read mix of the gateway benchmark, drawn from the generated catalogue: tour search 60 %, tour detail 30 %,
 /// destination prefix search 10 %, as the paths a mobile client would request.
 struct GatewayWorkload: Sendable {

@@ -7,6 +7,11 @@ struct ExchangeResponse: Sendable {
     /// `X-Cache: hit` (the gateway answered from its cache).
     var cacheHit: Bool
     var bodyBytes = 0
+    /// The start of the body of an error answer (status 400 or more; up to ``errorBodyLimit`` bytes), to tell the
+    /// problem codes apart.
+    var errorBody = ""
+
+    static let errorBodyLimit = 512
 }
 
 /// Why an exchange produced no answer.
@@ -45,8 +50,9 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
         self.context = nil
     }
 
-    /// Sends `head` (a request without body); `completion` runs on the event loop with the answer or the failure.
-    func send(_ head: HTTPRequestHead, completion: @escaping (Result<ExchangeResponse, ExchangeFailure>) -> Void) {
+    /// Sends `head` and `body` (none: a request without body); `completion` runs on the event loop with the answer or
+    /// the failure.
+    func send(_ head: HTTPRequestHead, body: ByteBuffer? = nil, completion: @escaping (Result<ExchangeResponse, ExchangeFailure>) -> Void) {
         guard let context, context.channel.isActive, !isClosing, self.completion == nil else {
             completion(.failure(.connection))
             return
@@ -54,6 +60,7 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
         self.completion = completion
         response = nil
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
@@ -72,6 +79,9 @@ final class HTTPExchangeHandler: ChannelInboundHandler, RemovableChannelHandler 
             if !head.isKeepAlive { isClosing = true }
         case .body(let buffer):
             response?.bodyBytes += buffer.readableBytes
+            if let status = response?.status, status >= 400, (response?.errorBody.utf8.count ?? 0) < ExchangeResponse.errorBodyLimit {
+                response?.errorBody += String(buffer: buffer)
+            }
         case .end:
             if let response { finish(.success(response)) }
             response = nil

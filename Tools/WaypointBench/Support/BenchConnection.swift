@@ -17,8 +17,17 @@ struct LoadTarget: Sendable {
 
     /// The head of `GET path`.
     func head(_ path: String) -> HTTPRequestHead {
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+        head(.GET, path, bodyLength: nil)
+    }
+
+    /// The head of `method path`, with `Content-Type: application/json` and its length when it has a body.
+    func head(_ method: HTTPMethod, _ path: String, bodyLength: Int?) -> HTTPRequestHead {
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)
         head.headers.replaceOrAdd(name: "Host", value: host)
+        if let bodyLength {
+            head.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+            head.headers.replaceOrAdd(name: "Content-Length", value: String(bodyLength))
+        }
         return head
     }
 }
@@ -74,12 +83,18 @@ final class BenchConnection {
 
     /// `GET path`; `completion` runs on the event loop with the answer, or a failure after `timeout` without one.
     func get(_ path: String, timeout: TimeAmount, _ completion: @escaping (Result<ExchangeResponse, ExchangeFailure>) -> Void) {
+        send(.GET, path, body: nil, timeout: timeout, completion)
+    }
+
+    /// `method path` with `body` (JSON) if any; `completion` as for ``get(_:timeout:_:)``.
+    func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer?, timeout: TimeAmount,
+              _ completion: @escaping (Result<ExchangeResponse, ExchangeFailure>) -> Void) {
         guard let handler, isOpen else {
             completion(.failure(.connection))
             return
         }
         let timer = loop.assumeIsolated().scheduleTask(in: timeout) { [weak handler] in handler?.abort(.timeout) }
-        handler.send(target.head(path)) { result in
+        handler.send(target.head(method, path, bodyLength: body?.readableBytes), body: body) { result in
             timer.cancel()
             completion(result)
         }

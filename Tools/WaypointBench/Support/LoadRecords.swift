@@ -1,28 +1,22 @@
 import NIOCore
+import NIOHTTP1
 
-/// The three kinds of request of the gateway mix.
-enum RequestKind: Int, CaseIterable, Sendable {
-    /// `GET /v1/tours?…`: a filter combination of the `tours` benchmark.
-    case search
-    /// `GET /v1/tours/{id}` of a known tour.
-    case detail
-    /// `GET /v1/destinations?prefix=…`.
-    case destinations
-
-    var name: String {
-        switch self {
-        case .search: "search"
-        case .detail: "detail"
-        case .destinations: "destinations"
-        }
-    }
-}
-
-/// One request of a run: to which target (index into the run's targets), which path, of which kind.
+/// One request of a run: to which target (index into the run's targets), which method and path, with which body (sent
+/// as JSON), of which kind (a tag of the bench's own: the gateway's `RequestKind`, say).
 struct PlannedRequest: Sendable {
     var target: Int
+    var method: HTTPMethod
     var path: String
-    var kind: RequestKind
+    var body: ByteBuffer?
+    var kind: Int
+
+    init(target: Int, method: HTTPMethod = .GET, path: String, body: ByteBuffer? = nil, kind: Int = 0) {
+        self.target = target
+        self.method = method
+        self.path = path
+        self.body = body
+        self.kind = kind
+    }
 }
 
 /// How a request ended.
@@ -61,6 +55,8 @@ struct LoadRecords: Sendable {
     /// Whether the gateway's cache served the answer (`X-Cache: hit`), per request.
     var cacheHit: [Bool]
     var bodyBytes = 0
+    /// The start of the body of each error answer, by request index.
+    var errorBodies: [Int: String] = [:]
     /// Requests that found every connection of their target busy and waited.
     var queued = 0
     var reconnects = 0

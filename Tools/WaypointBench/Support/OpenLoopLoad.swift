@@ -56,20 +56,29 @@ final class OpenLoopLoad {
         waiting = targets.map { _ in FIFO() }
     }
 
-    /// Opens every connection, then starts the clock.
+    /// Connections opened at once: a listener's accept backlog (Hummingbird's default is 256) must not overflow when
+    /// thousands are opened, or the refused SYNs wait for a retransmission.
+    static let parallelOpens = 128
+
+    /// Opens every connection, at most ``parallelOpens`` at a time, then starts the clock.
     private func open() {
         connections = targets.map { target in target.sources.map { BenchConnection(target: target, source: $0, loop: loop) } }
-        var pending = connections.reduce(0) { $0 + $1.count }
+        var queue = FIFO<(Int, Int)>()
         for (t, list) in connections.enumerated() {
-            for (c, connection) in list.enumerated() {
-                connection.onClose = { [self] in reopen(t, c) }
-                connection.open { [self] opened in
-                    if opened { idle[t].push(c) } else { records.connectFailures += 1 }
-                    pending -= 1
-                    if pending == 0 { begin() }
-                }
+            for c in list.indices { queue.push((t, c)) }
+        }
+        var pending = connections.reduce(0) { $0 + $1.count }
+        func openNext() {
+            guard let (t, c) = queue.pop() else { return }
+            let connection = connections[t][c]
+            connection.onClose = { [self] in reopen(t, c) }
+            connection.open { [self] opened in
+                if opened { idle[t].push(c) } else { records.connectFailures += 1 }
+                pending -= 1
+                if pending == 0 { begin() } else { openNext() }
             }
         }
+        for _ in 0..<min(Self.parallelOpens, pending) { openNext() }
     }
 
     private func begin() {
@@ -118,7 +127,8 @@ final class OpenLoopLoad {
         let t = plan[index].target
         let now = NIODeadline.now()
         records.sendLagNanoseconds[index] = max(0, (now - intended(index)).nanoseconds)
-        connections[t][c].get(plan[index].path, timeout: timeout) { [self] result in
+        let request = plan[index]
+        connections[t][c].send(request.method, request.path, body: request.body, timeout: timeout) { [self] result in
             complete(index, result)
             if !finished, connections[t][c].isOpen { release(c, of: t) }
         }
@@ -149,6 +159,7 @@ final class OpenLoopLoad {
             records.outcomes[index] = .answered(status: response.status)
             records.cacheHit[index] = response.cacheHit
             records.bodyBytes += response.bodyBytes
+            if !response.errorBody.isEmpty { records.errorBodies[index] = response.errorBody }
         case .failure(let failure):
             records.outcomes[index] = failure == .timeout ? .timedOut : .connectionFailed
         }
