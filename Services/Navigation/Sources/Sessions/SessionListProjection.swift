@@ -20,6 +20,10 @@ enum SessionListFold {
         case status(UUID, SessionStatus)
     }
 
+    /// The event types that change the list; the others (a position update per fix) are passed over before decoding.
+    static let types: Set<String> = [SessionStarted.eventType, SessionPaused.eventType, SessionResumed.eventType, NavigationArrived.eventType,
+                                     NavigationSessionEnded.eventType]
+
     static func change(_ event: SessionEvent) -> Change? {
         switch event {
         case .started(let e):
@@ -50,7 +54,7 @@ public struct SQLiteSessionListProjection: SQLiteProjection {
     }
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
-        guard let decoded = try NavigationSessionAggregate.eventTypes.decode(event), let change = SessionListFold.change(decoded) else { return }
+        guard SessionListFold.types.contains(event.eventType), let decoded = try NavigationSessionAggregate.eventTypes.decode(event), let change = SessionListFold.change(decoded) else { return }
         switch change {
         case .insert(let row):
             try db.execute(sql: "INSERT OR IGNORE INTO \(t("navigation_sessions")) (session_id, rider_id, status, started_at_us) VALUES (?, ?, ?, ?)",
@@ -79,7 +83,7 @@ public struct PostgresSessionListProjection: PostgresProjection {
     }
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        guard let decoded = try NavigationSessionAggregate.eventTypes.decode(event), let change = SessionListFold.change(decoded) else { return }
+        guard SessionListFold.types.contains(event.eventType), let decoded = try NavigationSessionAggregate.eventTypes.decode(event), let change = SessionListFold.change(decoded) else { return }
         switch change {
         case .insert(let row):
             try await connection.query("""
