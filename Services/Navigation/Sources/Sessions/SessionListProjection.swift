@@ -1,3 +1,4 @@
+import Contracts
 import EventSourcing
 import Foundation
 import GRDB
