@@ -44,7 +44,13 @@ public struct PostgresConsumerTarget<Handler: PostgresEventHandler>: ConsumerTar
             var positions: [String: Int64] = [:]
             for event in events {
                 positions[event.source] = max(positions[event.source] ?? 0, event.position)
-                // Locks the dedupe row, so two instances of the consumer cannot both apply one event.
+                // Locks the dedupe row, so two instances of the consumer cannot both apply one event. The row is made
+                // first when the stream is new: without it `FOR UPDATE` would lock nothing, and two instances racing on
+                // a stream's first event would both apply it (the second insert waits for the first's commit instead).
+                try await connection.query("""
+                    INSERT INTO es_inbox (consumer, source, stream_id, last_version)
+                    VALUES (\(handler.name), \(event.source), \(event.streamID), 0) ON CONFLICT (consumer, source, stream_id) DO NOTHING
+                    """, logger: connection.logger)
                 var seen: Int64 = 0
                 for try await version in try await connection.query("""
                     SELECT last_version FROM es_inbox WHERE consumer = \(handler.name) AND source = \(event.source)
