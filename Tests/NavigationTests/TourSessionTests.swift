@@ -107,6 +107,18 @@ struct TourSessionTests {
             #expect(unknown.status == 403)
             let own = try await client.sendJSON(.post, "/v1/navigation/tour-sessions", json: body, token: try await TokenForge.token(guide))
             #expect(own.status == 201, "the guide navigates their own tour")
+            // The route card to a stop of the tour: for its owner, not for a stranger.
+            let card = try await client.sendJSON(.get, "/v1/routes/card?from=48.4000,15.6200&tour=\(tour)&stop=\(stops[1].stopId)",
+                                                 token: try await TokenForge.token(traveller))
+            #expect(card.status == 200, "\(card.json)")
+            #expect((card.json["destination"] as? [String: Any])?["kind"] as? String == "tour-stop")
+            #expect((card.json["destination"] as? [String: Any])?["name"] as? String == "B")
+            let strangerCard = try await client.sendJSON(.get, "/v1/routes/card?from=48.4000,15.6200&tour=\(tour)&stop=\(stops[1].stopId)",
+                                                         token: try await TokenForge.token(stranger))
+            #expect(strangerCard.status == 403)
+            let noStop = try await client.sendJSON(.get, "/v1/routes/card?from=48.4000,15.6200&tour=\(tour)&stop=\(UUID())",
+                                                   token: try await TokenForge.token(traveller))
+            #expect(noStop.status == 404)
             let bad = try await client.sendJSON(.post, "/v1/navigation/tour-sessions", json: #"{"from": {"lat": 91, "lng": 0}, "lang": "xx"}"#,
                                                 token: try await TokenForge.token(traveller))
             #expect(Set(NavigationApp.fields(bad.json)) == ["tourId", "from.lat", "lang"])
