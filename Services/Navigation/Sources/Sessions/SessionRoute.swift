@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import RoadNetwork
 
 /// A route as a session follows it: the geometry with metres from the start at every point, and the steps with where
@@ -81,28 +82,19 @@ extension SessionRoute {
         public var point: RoadPoint
     }
 
-    /// The match of `point`, searching from `notBefore` metres on.
+    /// The match of `point`, searching from `notBefore` metres on (Geo's segment projection, the route's metres along
+    /// interpolated by the foot point's fraction).
     public func match(_ point: RoadPoint, notBefore: Double) -> Match? {
-        guard points.count >= 2 else { return nil }
+        guard points.count >= 2, let fix = point.coordinate else { return nil }
         var best: Match?
-        let cosLat = cos(point.latitude * .pi / 180)
         for index in 0..<(points.count - 1) where cumulative[index + 1] >= notBefore {
-            let a = points[index], b = points[index + 1]
-            // Local equirectangular projection in metres around the fix: exact enough within a few hundred metres.
-            let ax = (a[1] - point.longitude) * cosLat * 111_319.49, ay = (a[0] - point.latitude) * 111_319.49
-            let bx = (b[1] - point.longitude) * cosLat * 111_319.49, by = (b[0] - point.latitude) * 111_319.49
-            let dx = bx - ax, dy = by - ay
-            let lengthSquared = dx * dx + dy * dy
-            var t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0
-            t = min(max(t, 0), 1)
-            let px = ax + t * dx, py = ay + t * dy
-            let distance = (px * px + py * py).squareRoot()
-            if best == nil || distance < best!.distance {
-                let along = cumulative[index] + t * (cumulative[index + 1] - cumulative[index])
-                let bearing = (atan2(dx, dy) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
-                best = Match(along: max(along, notBefore), distance: distance, bearing: bearing,
-                             point: RoadPoint(latitude: a[0] + t * (b[0] - a[0]), longitude: a[1] + t * (b[1] - a[1])))
-            }
+            guard let a = try? Coordinate(latitude: points[index][0], longitude: points[index][1]),
+                  let b = try? Coordinate(latitude: points[index + 1][0], longitude: points[index + 1][1]) else { continue }
+            let foot = Segment(from: a, to: b).projection(of: fix)
+            guard best == nil || foot.distance < best!.distance else { continue }
+            let along = cumulative[index] + foot.fraction * (cumulative[index + 1] - cumulative[index])
+            best = Match(along: max(along, notBefore), distance: foot.distance, bearing: a == b ? 0 : a.initialBearing(to: b),
+                         point: RoadPoint(latitude: foot.point.latitude, longitude: foot.point.longitude))
         }
         return best
     }

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Geo
 import RoadNetwork
 
 /// One position fix as a client sends it.
@@ -141,12 +142,9 @@ public struct SessionTracker: Sendable {
 
     /// The fix moved ahead along its course (5–25 m, three seconds at its speed), or the fix itself without a course.
     static func ahead(_ fix: PositionFix) -> RoadPoint {
-        guard let course = fix.course, let speed = fix.speed, speed >= 1, course.isFinite else { return fix.point }
-        let metres = min(25, max(5, speed * 3))
-        let radians = course * .pi / 180
-        let latitude = fix.latitude + metres * cos(radians) / 111_319.49
-        let longitude = fix.longitude + metres * sin(radians) / (111_319.49 * cos(fix.latitude * .pi / 180))
-        return RoadPoint(latitude: latitude, longitude: longitude)
+        guard let course = fix.course, let speed = fix.speed, speed >= 1, course.isFinite, let start = fix.point.coordinate else { return fix.point }
+        let moved = start.destination(bearing: course, distance: min(25, max(5, speed * 3)))
+        return RoadPoint(latitude: moved.latitude, longitude: moved.longitude)
     }
 
     /// The angle between two bearings, 0…180.
