@@ -2,7 +2,7 @@
 # Run the whole Waypoint platform on this machine — the README's run command.
 #
 #   scripts/up.sh            # build if needed, start every service and the gateway, Ctrl-C stops them
-#   scripts/up.sh --demo     # ... and seed a demo guide, a traveller and three published tours
+#   scripts/up.sh --demo     # ... and seed demo accounts, three published tours, three approved Krems bike paths and a ride
 #
 # On a fresh Debian 12 machine with Swift at /opt/swift, it installs the missing Debian packages the build needs (as
 # root or with passwordless sudo), then hands over to `swift run waypoint up`, which builds the service executables,

@@ -1,6 +1,7 @@
-/// What `waypoint up --demo` creates: two accounts and three published tours whose stops are real places, with
+/// What `waypoint up --demo` creates: a guide, a traveller and three published tours whose stops are real places, with
 /// coordinates taken from the OpenStreetMap extracts in `../shared/data` (© OpenStreetMap contributors, ODbL; ways as
-/// the centroid of their nodes).
+/// the centroid of their nodes); and for the bike side an administrator, a moderator, a cyclist, three approved paths
+/// on Krems streets and one recorded ride along the first of them.
 public enum DemoData {
     /// A demo account (registered through `POST /v1/auth/register`).
     public struct Account: Sendable, Hashable {
@@ -36,6 +37,40 @@ public enum DemoData {
     public static let guide = Account(username: "demoguide", email: "demo-guide@example.com", password: "Waypoint-Guide-2026", role: "guide")
     public static let traveller = Account(username: "demotraveller", email: "demo-traveller@example.com", password: "Waypoint-Travel-2026",
                                           role: "traveller")
+
+    /// The administrator (`auth create-admin`: no route grants `admin`), who grants the moderator their role.
+    public static let administrator = Account(username: "demoadmin", email: "demo-admin@example.com", password: "Waypoint-Admin-2026",
+                                              role: "traveller")
+    /// A traveller granted `moderator`: claims and approves the cyclist's paths.
+    public static let moderator = Account(username: "demomoderator", email: "demo-moderator@example.com", password: "Waypoint-Moderate-2026",
+                                          role: "traveller")
+    public static let cyclist = Account(username: "democyclist", email: "demo-cyclist@example.com", password: "Waypoint-Cycle-2026",
+                                        role: "traveller")
+
+    /// A bike path the cyclist drafts along a whole Krems street (found by `GET /v1/streets?q=`: the first compatible
+    /// street of exactly that name) and the moderator approves; `pothole` puts one at the middle of its route.
+    public struct BikePath: Sendable, Hashable {
+        public var name: String
+        public var street: String
+        public var condition: String
+        public var segregatedFromCars: Bool
+        public var surface: String
+        public var pothole: String?
+    }
+
+    public static let paths: [BikePath] = [
+        BikePath(name: "Donauradweg: the Treppelweg along the Danube", street: "Treppelweg", condition: "optimal", segregatedFromCars: true,
+                 surface: "asphalt", pothole: nil),
+        BikePath(name: "Hafenstraße to the harbour", street: "Hafenstraße", condition: "medium", segregatedFromCars: false,
+                 surface: "asphalt", pothole: nil),
+        BikePath(name: "An der Schütt by the Krems river", street: "An der Schütt", condition: "requires-maintenance", segregatedFromCars: false,
+                 surface: "asphalt", pothole: "a deep pothole across the right half of the lane"),
+    ]
+
+    /// The cyclist's recorded ride: along the first path's route at `rideSpeed`, one fix a second, starting the day
+    /// before the seeding at 17:00 UTC (so the rider's week shows it), imported as GPX (`POST /v1/trips/import`).
+    public static let rideSpeed = 5.0
+    public static let rideName = "Evening ride on the Donauradweg"
 
     public static let tours: [Tour] = [
         Tour(title: "The Rock: Monaco-Ville in an hour", description: """

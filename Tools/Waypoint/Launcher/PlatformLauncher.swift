@@ -100,7 +100,7 @@ public struct PlatformLauncher: Sendable {
         console.say("state file: \(LauncherState.fileURL(dataDirectory: plan.options.dataDirectory).path); Ctrl-C stops everything")
         if demo && !signals.received {
             do {
-                let seeded = try await DemoSeeder(plan: plan, console: console).seed()
+                let seeded = try await DemoSeeder(plan: plan, console: console, createAdministrator: createAdministrator).seed()
                 for line in seeded.summary { console.say(line) }
             } catch {
                 console.say("demo data not seeded: \(error)")
@@ -108,6 +108,24 @@ public struct PlatformLauncher: Sendable {
         }
         await signals.wait()
         return 0
+    }
+
+    /// `auth create-admin` for `account`, with exactly the environment the running auth has (same store, same keys):
+    /// an administrator is made only by the operator command, never by a route.
+    @Sendable func createAdministrator(_ account: DemoData.Account) async throws {
+        guard let entry = plan.entry("auth"), entry.isStarted, let executable = products.path(of: entry.definition.executable) else {
+            throw LauncherError("auth does not run: no administrator")
+        }
+        var environment = plan.environment(for: entry, inheriting: inheritedEnvironment)
+        environment["WAYPOINT_ADMIN_PASSWORD"] = account.password
+        let output = Mutex<[UInt8]>([])
+        let process = try ChildProcess(executable: executable, arguments: ["create-admin", "--username", account.username, "--email", account.email],
+                                       environment: environment) { chunk in if let chunk { output.withLock { $0 += chunk } } }
+        let status = await process.waitForExit()
+        guard status == .exited(0) else {
+            let text = String(decoding: output.withLock { $0 }.suffix(2_000), as: UTF8.self)
+            throw LauncherError("auth create-admin \(account.email) failed (\(status)): \(text)")
+        }
     }
 
     private static func killAll(_ supervisors: [ServiceSupervisor]) async {

@@ -30,7 +30,7 @@ struct Up: AsyncParsableCommand {
             See docs/operations.md.
             """)
 
-    @Flag(help: "Once everything is ready, seed a demo guide, a traveller and three published tours (idempotent).")
+    @Flag(help: "Once everything is ready, seed a demo guide, a traveller and three published tours; an administrator, a moderator, a cyclist, three approved Krems paths and one recorded ride (idempotent).")
     var demo = false
 
     @Option(help: "Directory of the SQLite files, media, bundles and the launcher's state and secrets.")
