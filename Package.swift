@@ -565,7 +565,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WaypointCLI", "Kafka", "ServiceTesting", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain",
+                "WaypointCLI", "Kafka", "ServiceTesting", "Geo", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain",
                 "NavigationMain", "GatewayMain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -19,14 +19,20 @@ final class Platform: Sendable {
     let kafka: String?
     /// `--postgres` and `--postgres-prefix`, when the platform stores in PostgreSQL.
     let postgres: PostgresServer?
+    /// `--demo`: the launcher seeds the demo data once every service is ready.
+    let demo: Bool
+    /// Settings of the services beyond the launcher's (e.g. the weather provider's URL).
+    let environment: [String: String]
     private let launcher = Mutex<ChildProcess?>(nil)
     let log = PlatformLog()
 
-    init(dataDirectory: URL, kafka: String?, postgres: PostgresServer? = nil) throws {
+    init(dataDirectory: URL, kafka: String?, postgres: PostgresServer? = nil, demo: Bool = false, environment: [String: String] = [:]) throws {
         binDirectory = try BuiltExecutable.url(named: "waypoint").deletingLastPathComponent()
         self.dataDirectory = dataDirectory
         self.kafka = kafka
         self.postgres = postgres
+        self.demo = demo
+        self.environment = environment
         basePort = try Self.freeBasePort()
     }
 
@@ -40,7 +46,8 @@ final class Platform: Sendable {
                          "--base-port", String(basePort), "--log-format", "json", "--ready-timeout", "170", "--drain-timeout", "5"]
         if let kafka { arguments += ["--kafka", kafka] }
         if let postgres { arguments += ["--postgres", postgres.url(database: postgres.maintenanceDatabase), "--postgres-prefix", postgres.databasePrefix] }
-        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
+        if demo { arguments.append("--demo") }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }.merging(self.environment) { $1 }
         let log = self.log
         let process = try ChildProcess(executable: binDirectory.appendingPathComponent("waypoint").path, arguments: arguments,
                                        environment: environment) { log.append($0) }
@@ -162,6 +169,13 @@ struct GatewayClient: Sendable {
             }
             return text
         }
+    }
+
+    /// Logs in; the access token.
+    func login(email: String, password: String) async throws -> String {
+        let login = try await send(.POST, "/v1/auth/login", json: ["email": email, "password": password, "deviceId": "e2e"])
+        #expect(login.status == 200, "login \(email): \(String(decoding: login.body, as: UTF8.self))")
+        return try #require(login.json["accessToken"] as? String)
     }
 
     /// Registers an account with `role` and logs in; the access token and the user id.

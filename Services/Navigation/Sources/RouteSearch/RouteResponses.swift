@@ -122,14 +122,14 @@ struct ScoreResponse: Encodable, Sendable {
 }
 
 struct PathStretchResponse: Encodable, Sendable {
-    var id: UUID
+    var id: String
     var name: String
     var condition: String
     var fromMetres: Double
     var toMetres: Double
 
     init(_ stretch: RouteAnnotations.PathStretch) {
-        id = stretch.id
+        id = stretch.id.uuidString.lowercased()
         name = stretch.name
         condition = stretch.condition
         fromMetres = RouteGeometry.rounded(stretch.from, 1)
@@ -138,8 +138,8 @@ struct PathStretchResponse: Encodable, Sendable {
 }
 
 struct ObstacleResponse: Encodable, Sendable {
-    var id: UUID
-    var pathId: UUID
+    var id: String
+    var pathId: String
     var type: String
     var confidence: Double
     var location: [Double]
@@ -147,8 +147,8 @@ struct ObstacleResponse: Encodable, Sendable {
     var penalty: Double
 
     init(_ obstacle: RouteAnnotations.ObstaclePassed) {
-        id = obstacle.id
-        pathId = obstacle.pathId
+        id = obstacle.id.uuidString.lowercased()
+        pathId = obstacle.pathId.uuidString.lowercased()
         type = obstacle.type
         confidence = RouteGeometry.rounded(obstacle.confidence, 3)
         location = RouteGeometry.position(obstacle.location)

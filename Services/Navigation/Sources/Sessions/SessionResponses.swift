@@ -101,28 +101,28 @@ struct SessionRouteResponse: Codable, Sendable {
 /// A tour session's tour and where the traveller stands in it.
 struct TourResponse: Codable, Sendable {
     struct Stop: Codable, Sendable {
-        var stopId: UUID
+        var stopId: String
         var name: String
         var location: [Double]
         var triggerRadiusM: Double
         var reached: Bool
     }
 
-    var tourId: UUID
+    var tourId: String
     var title: String
     var stops: [Stop]
 
     init(_ plan: TourPlan, reached: [UUID]) {
-        tourId = plan.tourId
+        tourId = plan.tourId.uuidString.lowercased()
         title = plan.title
-        stops = plan.stops.map { Stop(stopId: $0.stopId, name: $0.name, location: RouteGeometry.position(RoadPoint(latitude: $0.latitude, longitude: $0.longitude)),
+        stops = plan.stops.map { Stop(stopId: $0.stopId.uuidString.lowercased(), name: $0.name, location: RouteGeometry.position(RoadPoint(latitude: $0.latitude, longitude: $0.longitude)),
                                       triggerRadiusM: $0.radius, reached: reached.contains($0.stopId)) }
     }
 }
 
 /// A session as `GET`, start, pause, resume and end answer it.
 struct SessionResponse: ResponseEncodable, Sendable {
-    var id: UUID
+    var id: String
     var kind: String
     var status: String
     var language: String
@@ -131,14 +131,14 @@ struct SessionResponse: ResponseEncodable, Sendable {
     var fixes: Int
     var startedAt: Date
     var endedAt: Date?
-    var tripId: UUID?
+    var tripId: String?
     var route: SessionRouteResponse
     var progress: ProgressResponse
     var instruction: InstructionResponse?
     var tour: TourResponse?
 
     init(_ state: SessionState) {
-        id = state.sessionId
+        id = state.sessionId.uuidString.lowercased()
         kind = state.kind.rawValue
         status = state.status.rawValue
         language = state.language
@@ -147,7 +147,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
         fixes = state.fixes
         startedAt = state.startedAt
         endedAt = state.endedAt
-        tripId = state.tripId
+        tripId = state.tripId?.uuidString.lowercased()
         route = SessionRouteResponse(state.route, language: InstructionLanguage(rawValue: state.language) ?? .en)
         progress = ProgressResponse(state)
         instruction = state.lastInstruction.map(InstructionResponse.init)
@@ -157,7 +157,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
 
 /// The answer to a batch of fixes: at once, with what is due.
 struct PositionsResponse: ResponseEncodable, Sendable {
-    var sessionId: UUID
+    var sessionId: String
     var status: String
     var applied: Int
     var progress: ProgressResponse
@@ -170,11 +170,11 @@ struct PositionsResponse: ResponseEncodable, Sendable {
     var reroutes: Int
     var route: SessionRouteResponse?
     /// Tour stops reached in this batch (each also pushed as `tour.stop-reached`).
-    var stopsReached: [UUID]
+    var stopsReached: [String]
 
     init(_ answer: TrackAnswer) {
-        stopsReached = answer.stopsReached
-        sessionId = answer.state.sessionId
+        stopsReached = answer.stopsReached.map { $0.uuidString.lowercased() }
+        sessionId = answer.state.sessionId.uuidString.lowercased()
         status = answer.state.status.rawValue
         applied = answer.applied
         progress = ProgressResponse(answer.state)

@@ -34,7 +34,7 @@ public enum ApprovedFeatureBands {
         let properties = String(decoding: try encoder.encode(StaticProperties(name: approved.name, details: approved.details, lengthM: approved.lengthM,
                                                                                approvedAt: approved.approvedAt)), as: UTF8.self)
         let open = properties.hasSuffix("}") ? String(properties.dropLast()) : properties
-        let id = approved.pathId.uuidString
+        let id = approved.pathId.uuidString.lowercased()
         // Simplified lines with coordinates to 6 decimals (≈ 0.1 m, GeoJSON's recommendation, RFC 7946 §11.2): a third
         // of the bytes of full doubles, far below a pixel at any zoom of the band; the full line as stored.
         let lines = zooms.map { zoom in

@@ -101,13 +101,13 @@ struct ApprovedPathListFeature: Encodable, Sendable {
         var name: String, condition: String, details: PathApprovedDetails, lengthM: Double, approvedAt: Date, obstacleCount: Int
     }
     var type = "Feature"
-    var id: UUID
+    var id: String
     var geometry: ApprovedPathFeature.Line
     var properties: Properties
 
     init(_ summary: ApprovedPathSummary, tolerance: Double?) {
         let path = summary.approved
-        id = path.pathId
+        id = path.pathId.uuidString.lowercased()
         geometry = ApprovedPathFeature.Line(coordinates: tolerance.map { Self.simplified(path.geometry, tolerance: $0) } ?? path.geometry)
         properties = Properties(name: path.name, condition: summary.condition, details: path.details, lengthM: path.lengthM,
                                 approvedAt: path.approvedAt, obstacleCount: summary.obstacleCount)

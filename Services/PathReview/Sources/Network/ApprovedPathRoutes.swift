@@ -86,14 +86,14 @@ struct ApprovedPathRoutes: Sendable {
 struct ApprovedPathFeature: ResponseEncodable, Sendable {
     struct Line: Encodable, Sendable { var type = "LineString"; var coordinates: [[Double]] }
     struct Obstacle: Encodable, Sendable {
-        var id: UUID, type: String, latitude: Double, longitude: Double, confidence: Double, sightings: Int, lastConfirmedAt: Date
+        var id: String, type: String, latitude: Double, longitude: Double, confidence: Double, sightings: Int, lastConfirmedAt: Date
     }
     struct Properties: Encodable, Sendable {
         var name: String, condition: String, details: PathApprovedDetails, lengthM: Double, approvedAt: Date
         var obstacleCount: Int, obstacles: [Obstacle]
     }
     var type = "Feature"
-    var id: UUID
+    var id: String
     var geometry: Line
     var properties: Properties
     var attribution = MapDataAttribution.openStreetMap
@@ -101,10 +101,10 @@ struct ApprovedPathFeature: ResponseEncodable, Sendable {
     init(_ record: ApprovedPathRecord) {
         let path = record.approved
         let obstacles = record.obstacles.map {
-            Obstacle(id: $0.obstacleId, type: $0.type, latitude: $0.latitude, longitude: $0.longitude, confidence: $0.confidence,
+            Obstacle(id: $0.obstacleId.uuidString.lowercased(), type: $0.type, latitude: $0.latitude, longitude: $0.longitude, confidence: $0.confidence,
                      sightings: $0.sightings, lastConfirmedAt: $0.confirmedAt)
         }
-        id = path.pathId
+        id = path.pathId.uuidString.lowercased()
         geometry = Line(coordinates: path.geometry)
         properties = Properties(name: path.name, condition: record.condition, details: path.details, lengthM: path.lengthM,
                                 approvedAt: path.approvedAt, obstacleCount: obstacles.count, obstacles: obstacles)

@@ -75,7 +75,7 @@ struct PathUpkeepResponse: ResponseEncodable, Sendable {
         (pathId, condition, override, retired) = (id.uuidString.lowercased(), upkeep.condition.rawValue, upkeep.override?.rawValue, upkeep.retired)
         (openObstacles, self.version) = (upkeep.openObstacles.count, version)
         obstacles = upkeep.obstacles.map {
-            ApprovedPathFeature.Obstacle(id: $0.id, type: $0.type.rawValue, latitude: $0.latitude, longitude: $0.longitude,
+            ApprovedPathFeature.Obstacle(id: $0.id.uuidString.lowercased(), type: $0.type.rawValue, latitude: $0.latitude, longitude: $0.longitude,
                                          confidence: $0.confidence, sightings: $0.sightings, lastConfirmedAt: $0.lastConfirmedAt)
         }
     }
