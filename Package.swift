@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "ServiceTesting",
             dependencies: [
-                "Contracts", "Messaging", "ServiceKit",
+                "Contracts", "Messaging", "ServiceKit", "Geo",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -555,7 +555,7 @@ let package = Package(
             name: "DeployTests",
             dependencies: [
                 "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain", "RecordTripMain", "PathReviewMain", "NavigationMain", "GatewayMain",
-                "ServiceTesting", "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka",
+                "ServiceTesting", "Auth", "TourManagement", "Analytics", "Messaging", "ServiceKit", "Kafka", "ReferenceData",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

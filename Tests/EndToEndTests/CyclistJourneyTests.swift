@@ -93,14 +93,14 @@ struct CyclistJourneyTests {
                                          json: ["from": ["lat": from.lat, "lng": from.lng], "to": ["lat": to.lat, "lng": to.lng]], token: rider.token)
         #expect(session.status == 201, "\(String(decoding: session.body, as: UTF8.self))")
         let sessionId = try #require(session.json["id"] as? String)
-        let route = try RecordedRide.decode(try #require((session.json["route"] as? [String: Any])?["geometry"] as? String))
+        let route = try RouteWalk.decode(try #require((session.json["route"] as? [String: Any])?["geometry"] as? String))
         let trip = try await api.send(.POST, "/v1/trips", json: ["navigationSessionId": sessionId], token: rider.token)
         #expect(trip.status == 201, "\(String(decoding: trip.body, as: UTF8.self))")
         let tripId = try #require(trip.json["id"] as? String)
 
         // Navigates: positions replayed along the route, a deliberate wrong turn 40 % of the way, the new route to the end.
         var navigator = Navigator(api: api, token: rider.token, sessionId: sessionId, start: Date().addingTimeInterval(-1_200))
-        let ahead = RecordedRide.walk(route, every: 5)
+        let ahead = RouteWalk.points(along: route, every: 5)
         let turn = ahead.count * 2 / 5
         for point in ahead[..<turn] { _ = try await navigator.send(point) }
         let detour = try await Self.wrongTurn(api, at: ahead[turn - 1], heading: ahead[turn - 1].initialBearing(to: ahead[turn]))
@@ -111,9 +111,9 @@ struct CyclistJourneyTests {
         }
         let reroute = try #require(rerouted, "no reroute along a \(detour.count)-fix wrong turn")
         #expect(reroute["rerouted"] as? String == "off-route" && reroute["reroutes"] as? Int == 1)
-        let newRoute = try RecordedRide.decode(try #require((reroute["route"] as? [String: Any])?["geometry"] as? String))
+        let newRoute = try RouteWalk.decode(try #require((reroute["route"] as? [String: Any])?["geometry"] as? String))
         var arrived = false
-        for point in RecordedRide.walk(newRoute, every: 5).dropFirst() {
+        for point in RouteWalk.points(along: newRoute, every: 5).dropFirst() {
             if try await navigator.send(point)["arrived"] as? Bool == true { arrived = true; break }
         }
         #expect(arrived, "the rider arrived")
@@ -233,7 +233,7 @@ struct CyclistJourneyTests {
                                         json: ["from": ["lat": from.lat, "lng": from.lng], "to": ["lat": to.lat, "lng": to.lng]], token: rider.token)
         let secondId = try #require(second.json["id"] as? String)
         var secondNavigator = Navigator(api: api, token: rider.token, sessionId: secondId, start: Date().addingTimeInterval(-600))
-        let secondRoute = RecordedRide.walk(try RecordedRide.decode(try #require((second.json["route"] as? [String: Any])?["geometry"] as? String)),
+        let secondRoute = RouteWalk.points(along: try RouteWalk.decode(try #require((second.json["route"] as? [String: Any])?["geometry"] as? String)),
                                             every: 5)
         for point in secondRoute[..<20] { _ = try await secondNavigator.send(point) }
         let alongBefore = try #require((try await api.send(.GET, "/v1/navigation/sessions/\(secondId)", token: rider.token)
@@ -321,7 +321,7 @@ struct CyclistJourneyTests {
             let away = point.destination(bearing: (heading + side + 360).truncatingRemainder(dividingBy: 360), distance: 300)
             let reply = try await api.send(.GET, "/v1/routes?from=\(point.latitude),\(point.longitude)&to=\(away.latitude),\(away.longitude)")
             if reply.status == 200, let geometry = (reply.json["routes"] as? [[String: Any]])?.first?["geometry"] as? String {
-                return Array(RecordedRide.walk(try RecordedRide.decode(geometry), every: 5).prefix(30))
+                return Array(RouteWalk.points(along: try RouteWalk.decode(geometry), every: 5).prefix(30))
             }
         }
         throw TestSetupError("no street leads off the route at \(point)")

@@ -36,7 +36,7 @@ struct RecordedRide {
 
     /// Rides `line` at `speed` m/s from `start` (seconds since 1970), potholes at the fractions `potholesAt` of its length.
     init(along line: [Coordinate], start: Double, speed: Double = 5, potholesAt: [Double], seed: UInt64) {
-        let points = Self.walk(line, every: speed)
+        let points = RouteWalk.points(along: line, every: speed)
         let length = Polyline(line).length
         self.speed = speed
         self.length = length
@@ -89,27 +89,5 @@ struct RecordedRide {
     static func gaussian(_ random: inout SeededGenerator) -> Double {
         let u = Double.random(in: Double.ulpOfOne..<1, using: &random), v = Double.random(in: 0..<1, using: &random)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-
-    /// Points every `metres` along `line` (great-circle segments), its end last.
-    static func walk(_ line: [Coordinate], every metres: Double) -> [Coordinate] {
-        var points: [Coordinate] = []
-        var ridden = 0.0, next = 0.0
-        for (a, b) in zip(line, line.dropFirst()) {
-            let length = a.distance(to: b)
-            let bearing = a.initialBearing(to: b)
-            while length > 0, next <= ridden + length {
-                points.append(a.destination(bearing: bearing, distance: next - ridden))
-                next += metres
-            }
-            ridden += length
-        }
-        if let last = line.last, points.last.map({ $0.distance(to: last) > 0.5 }) ?? true { points.append(last) }
-        return points
-    }
-
-    /// A polyline6 string's coordinates.
-    static func decode(_ polyline6: String) throws -> [Coordinate] {
-        try Polyline(encoded: polyline6, precision: .six).coordinates
     }
 }

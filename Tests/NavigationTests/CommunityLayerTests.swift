@@ -54,7 +54,7 @@ struct CommunityLayerTests {
         let nodes = try secondRouteNodes(server)
         let path = UUID()
         try await publish(try Self.new(approved(path, nodes: nodes)), "path-draft-\(path.uuidString.lowercased())")
-        let switched = try await eventually(timeout: within) { try await best(client).paths.contains(path.uuidString) }
+        let switched = try await eventually(timeout: within) { try await best(client).paths.contains(path.uuidString.lowercased()) }
         #expect(switched, "the route takes the approved path")
         let after = try await best(client)
         #expect((after.statuses["optimal"] ?? 0) > 100)
@@ -63,7 +63,7 @@ struct CommunityLayerTests {
         try await publish(try Self.new(PathObstacleConfirmed(obstacleId: obstacle, pathId: path, osmNodes: Array(nodes[1...2]), latitude: 48.41,
                                                              longitude: 15.61, type: "pothole", confidence: 0.5, sightings: 2, confirmedAt: Date())),
                           "path-draft-\(path.uuidString.lowercased())")
-        let listed = try await eventually(timeout: within) { try await best(client).obstacles.contains(obstacle.uuidString) }
+        let listed = try await eventually(timeout: within) { try await best(client).obstacles.contains(obstacle.uuidString.lowercased()) }
         #expect(listed, "the obstacle on the path is listed on the route")
         try await publish(try Self.new(PathRetired(pathId: path, retiredAt: Date())), "path-draft-\(path.uuidString.lowercased())")
         let back = try await eventually(timeout: within) { try await best(client).paths.isEmpty }
@@ -152,7 +152,7 @@ struct ScaleOutTests {
                     let nodes = try CommunityLayerTests.secondRouteNodes(serverA)
                     try await feeds.paths.publish(CommunityLayerTests.approved(path, nodes: nodes), on: "path-draft-\(path)")
                     for client in [a, b] {
-                        let seen = try await eventually(timeout: .seconds(30)) { try await CommunityLayerTests.best(client).paths.contains(path.uuidString) }
+                        let seen = try await eventually(timeout: .seconds(30)) { try await CommunityLayerTests.best(client).paths.contains(path.uuidString.lowercased()) }
                         #expect(seen, "every instance routes over the approved path")
                     }
                     #expect(serverA.overlay.current.version == serverB.overlay.current.version)
