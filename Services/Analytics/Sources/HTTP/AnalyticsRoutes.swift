@@ -12,8 +12,8 @@ extension BikeFigures: ResponseEncodable {}
 
 /// The analytics API: a guide's own statistics and charts, one tour's figures for its owner (and administrators),
 /// platform figures for administrators, a rider's own rides with their chart (any signed-in user), and the bike side's
-/// platform figures for administrators and moderators. Dates are UTC days (`from`, `to`: `YYYY-MM-DD`, both included, at most two
-/// years; reversed or longer ranges are 422).
+/// platform figures for administrators and moderators. Dates are UTC days (`from`, `to`: `YYYY-MM-DD`, both included,
+/// at most two years; reversed or longer ranges are 422).
 public struct AnalyticsRoutes: Sendable {
     let queries: AnalyticsQueries
     let now: @Sendable () -> Date
