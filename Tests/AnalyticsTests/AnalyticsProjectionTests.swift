@@ -187,7 +187,7 @@ struct AnalyticsProjectionTests {
     func tolerantAndLoud(backend: TestBackend) async throws {
         try await AnalyticsHarness.withStorage(backend) { storage in
             var log = EventLog()
-            // Paths, navigation and trips have no contract yet: everything on them is ignored, and still deduped.
+            // Types analytics does not apply, on any topic, are ignored (a malformed one too), and still deduped.
             log.add(type: "PathApproved", payload: Data(#"{"pathId":"x"}"#.utf8), stream: "path-1", source: "path-review")
             log.add(type: "TripRecorded", payload: Data(#"{"km":3}"#.utf8), stream: "trip-1", source: "record-trip")
             log.add(type: "RouteSearched", payload: Data("not even json".utf8), stream: "nav-1", source: "navigation")

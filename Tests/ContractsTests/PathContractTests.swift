@@ -3,7 +3,7 @@ import Contracts
 import Foundation
 import Testing
 
-/// Producer side of `waypoint.paths` (path-review, issue 20): every event keeps its pinned JSON shape
+/// Producer side of `waypoint.paths` (path-review, issue 20; the review queue's twins, issue 22): every event keeps its pinned JSON shape
 /// (`Tests/Golden/waypoint.paths/`), and none names a person.
 @Suite("Contracts: waypoint.paths")
 struct PathContractTests {
@@ -30,9 +30,12 @@ struct PathContractTests {
         PathObstacleResolved(obstacleId: obstacleId, pathId: pathId, resolution: .faded, resolvedAt: at),
         PathRetired(pathId: pathId, retiredAt: at),
         StreetCompatibilityChanged(streetId: 4_281_337, osmNodes: [[21_104_201, 21_104_202, 21_104_203]], compatible: false, changedAt: at),
+        // The review queue's twins (issue 22, for analytics): a draft id and times, nobody's id or words.
+        PathReviewOpened(draftId: pathId, openedAt: Date(timeIntervalSince1970: 1_790_003_000)),
+        PathReviewClosed(draftId: pathId, outcome: .sentBack, openedAt: Date(timeIntervalSince1970: 1_790_003_000), closedAt: at),
     ]
 
-    @Test("the upkeep events match their golden files, are on waypoint.paths and name nobody")
+    @Test("the upkeep and review-queue events match their golden files, are on waypoint.paths and name nobody")
     func upkeepGolden() throws {
         for event in Self.upkeep {
             try GoldenFile.verify(event)

@@ -78,7 +78,7 @@ struct ReviewAggregateTests {
         let held = try Self.run(.claim(moderator: Self.first, at: Self.t0, duration: Self.claim), try Self.published())
         let events = try PathDraftAggregate.decide(.decide(moderator: Self.first, outcome: .approve, note: nil, at: Self.t0), held)
         let confirmed = events.compactMap { event -> PathObstacleConfirmed? in if case .obstacleConfirmed(let e) = event { e } else { nil } }
-        #expect(events.count == 3 && confirmed.count == 1)
+        #expect(events.count == 4 && confirmed.count == 1, "decided, its PathReviewClosed, PathApproved, the obstacle")
         let obstacle = try #require(confirmed.first)
         #expect(obstacle.pathId == PathDraftAggregateTests.draft && obstacle.osmNodes == [1, 2] && obstacle.type == "pothole")
         #expect(obstacle.sightings == 1 && obstacle.confidence == ObstacleConfidence.starting && obstacle.confirmedAt == Self.t0)
@@ -96,5 +96,36 @@ struct ReviewAggregateTests {
         #expect(PathDraftAggregate.segment(at: 780, of: route) == [20, 30])
         #expect(PathDraftAggregate.segment(at: 5_000, of: route) == [20, 30])
         #expect(PathDraftAggregate.segment(at: 10, of: DraftRoute(nodeIDs: [1], coordinates: [[48, 15]], lengthMetres: 0)) == [])
+    }
+
+    @Test("the review queue's anonymous twins: PathReviewOpened with each publication, PathReviewClosed with each decision (opened and closed times) and for a draft in review whose author is erased")
+    func queueTwins() throws {
+        func twins(_ events: [PathDraftEvent]) -> [String] {
+            events.compactMap { event in
+                switch event {
+                case .reviewOpened(let e): "opened \(e.openedAt.timeIntervalSince(Self.t0))"
+                case .reviewClosed(let e): "closed \(e.outcome.rawValue) \(e.openedAt.timeIntervalSince(Self.t0)) \(e.closedAt.timeIntervalSince(Self.t0))"
+                default: nil
+                }
+            }
+        }
+        let draft = try PathDraftAggregateTests.fold([
+            .create(draftId: PathDraftAggregateTests.draft, author: Self.author, content: PathDraftAggregateTests.content(), at: Self.t0),
+        ]).0
+        #expect(twins(try PathDraftAggregate.decide(.submit(author: Self.author, at: Self.t0), draft)) == ["opened 0.0"])
+        let held = try Self.run(.claim(moderator: Self.first, at: Self.t0.addingTimeInterval(60), duration: Self.claim), try Self.published())
+        let back = try PathDraftAggregate.decide(.decide(moderator: Self.first, outcome: .sendBack, note: "name it", at: Self.t0.addingTimeInterval(600)), held)
+        #expect(twins(back) == ["closed sent-back 0.0 600.0"])
+        let again = try Self.run(.submit(author: Self.author, at: Self.t0.addingTimeInterval(900)), back.reduce(held, PathDraftAggregate.apply))
+        let heldAgain = try Self.run(.claim(moderator: Self.first, at: Self.t0.addingTimeInterval(960), duration: Self.claim), again)
+        #expect(twins(try PathDraftAggregate.decide(.decide(moderator: Self.first, outcome: .reject, note: "no", at: Self.t0.addingTimeInterval(1_200)),
+                                                    heldAgain)) == ["closed rejected 900.0 1200.0"], "the time since the latest publication")
+        #expect(twins(try PathDraftAggregate.decide(.eraseAuthor(author: Self.author, at: Self.t0.addingTimeInterval(30)), held))
+                == ["closed withdrawn 0.0 30.0"], "erased while waiting: withdrawn")
+        #expect(twins(try PathDraftAggregate.decide(.eraseAuthor(author: Self.author, at: Self.t0), draft)).isEmpty, "not in review: no twin")
+        #expect(PathReviewEvents.publishedTypes.isSuperset(of: [PathReviewOpened.eventType, PathReviewClosed.eventType]))
+        // The twins change no state: the state after them equals the state without them.
+        let plain = back.filter { if case .reviewClosed = $0 { false } else { true } }
+        #expect(back.reduce(held, PathDraftAggregate.apply) == plain.reduce(held, PathDraftAggregate.apply))
     }
 }

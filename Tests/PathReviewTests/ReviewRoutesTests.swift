@@ -24,7 +24,7 @@ struct ReviewRoutesTests {
             let older = try await Self.publish(client, server, token: author, name: "older")
             let newer = try await Self.publish(client, server, token: author, name: "newer")
             #expect(try await client.sendJSON(.put, "/v1/paths/drafts/\(older)", json: try PathDraftRoutesTests.body(server), token: author,
-                                              headers: [.ifMatch: "2"]).status == 409, "in review: not editable")
+                                              headers: [.ifMatch: "3"]).status == 409, "in review: not editable (v3: created, published, its PathReviewOpened)")
             try await server.reviewQueue.catchUp()
             let queue = try await client.sendJSON(.get, "/v1/paths/review-queue", token: first)
             #expect(queue.status == 200)
@@ -46,8 +46,15 @@ struct ReviewRoutesTests {
             let feed = try await client.sendJSON(.get, "/v1/internal/events?after=0&limit=1000", token: "internal-token-for-path-review-tests")
             // The feed also carries the authors' notifications (waypoint.notifications); the path's own events are these.
             let published = (feed.json["events"] as? [[String: Any]] ?? []).compactMap { $0["eventType"] as? String }.filter { $0 != "UserNotified" }
-            #expect(feed.status == 200 && published.first == "PathApproved" && Set(published.dropFirst()).isSubset(of: ["PathObstacleConfirmed"]),
-                    "only the approval and its obstacles leave the service: \(published)")
+            #expect(feed.status == 200 && Array(published.prefix(4)) == ["PathReviewOpened", "PathReviewOpened", "PathReviewClosed", "PathApproved"]
+                        && Set(published.dropFirst(4)).isSubset(of: ["PathObstacleConfirmed"]),
+                    "only the queue's anonymous twins, the approval and its obstacles leave the service: \(published)")
+            let closed = try #require((feed.json["events"] as? [[String: Any]])?.first { $0["eventType"] as? String == "PathReviewClosed" })
+            // The feed carries payloads as base64 of their JSON.
+            let payload = try #require((closed["payload"] as? String).flatMap { Data(base64Encoded: $0) }.flatMap {
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+            #expect(Set(payload.keys) == ["draftId", "outcome", "openedAt", "closedAt"] && payload["outcome"] as? String == "approved",
+                    "no moderator, no note: \(payload)")
             let again = try await client.sendJSON(.post, "/v1/paths/review-queue/\(older)/decision",
                                                   json: #"{"outcome":"reject","note":"changed my mind"}"#, token: first)
             #expect(again.status == 409 && again.json["code"] as? String == "already-decided")

@@ -7,8 +7,8 @@ import NIOCore
 import ServiceKit
 import ServiceLifecycle
 
-/// The assembled `analytics` service: consumers of every topic (auth, tours, and — as they appear — paths, navigation,
-/// trips) projecting into the analytics tables, and the statistics API over them. It owns no commands and no log of
+/// The assembled `analytics` service: consumers of every topic (auth, tours, paths, navigation, trips) projecting into
+/// the analytics tables, and the statistics API over them. It owns no commands and no log of
 /// its own: everything it holds can be rebuilt from the topics (``AnalyticsRebuild``).
 public struct AnalyticsServer: Sendable {
     public let configuration: AnalyticsConfiguration

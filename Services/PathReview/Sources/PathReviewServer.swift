@@ -126,12 +126,13 @@ public struct PathReviewServer: Sendable {
 }
 
 /// What path-review publishes on `waypoint.paths` (relay and embedded feed): exactly the published language in
-/// `Shared/Contracts/Paths`. Drafts, review steps and reports stay in the service's log; the authors' notifications
-/// go to `waypoint.notifications`.
+/// `Shared/Contracts/Paths`. Drafts, review steps and reports stay in the service's log (the queue's comings and goings
+/// are published as their anonymous twins `PathReviewOpened` / `PathReviewClosed`); the authors' notifications go to
+/// `waypoint.notifications`.
 public enum PathReviewEvents {
     public static let publishedTypes: Set<String> = [
         PathApproved.eventType, PathStatusChanged.eventType, PathObstacleConfirmed.eventType, PathObstacleResolved.eventType,
-        PathRetired.eventType, StreetCompatibilityChanged.eventType,
+        PathRetired.eventType, StreetCompatibilityChanged.eventType, PathReviewOpened.eventType, PathReviewClosed.eventType,
     ]
 
     /// Whether the envelope goes to `waypoint.paths`.

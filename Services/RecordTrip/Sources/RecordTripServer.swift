@@ -85,7 +85,8 @@ public struct RecordTripServer: Sendable {
 /// What record-trip publishes on `waypoint.trips` (relay and embedded feed): exactly the published language in
 /// `Shared/Contracts/Trips`; samples, analyses and reviews stay in the service's log.
 public enum RecordTripEvents {
-    public static let publishedTypes: Set<String> = [TripFinished.eventType, ObstacleConfirmed.eventType, RideSubmittedAsPathDraft.eventType]
+    public static let publishedTypes: Set<String> = [TripFinished.eventType, TripDeleted.eventType, ObstacleConfirmed.eventType,
+                                                     RideSubmittedAsPathDraft.eventType]
 
     /// Whether the envelope goes to `waypoint.trips`.
     public static func isPublished(_ envelope: EventEnvelope) -> Bool { publishedTypes.contains(envelope.eventType) }

@@ -1,8 +1,9 @@
 import Foundation
 
 // The published language of `path-review` on `waypoint.paths` (issue 20, point 7): what navigation needs to set its
-// cost overlay, nothing personal — no author, no moderator. Streams: `path-draft-<id>` (an approved path keeps its
-// draft's id as its path id).
+// cost overlay, and (issue 22) the review queue's comings and goings for analytics — nothing personal: no author, no
+// moderator, no name or note anyone wrote. Streams: `path-draft-<id>` (an approved path keeps its draft's id as its path
+// id).
 
 /// What a cyclist said of an approved path's kind; `nil`: not said.
 public struct PathApprovedDetails: Codable, Sendable, Hashable {
@@ -52,5 +53,57 @@ public struct PathApproved: IntegrationEvent, Hashable {
         self.condition = condition
         self.details = details
         self.approvedAt = approvedAt
+    }
+}
+
+/// How a draft left the review queue.
+public enum PathReviewOutcome: String, Codable, Sendable, Hashable, CaseIterable {
+    /// A moderator approved it (its `PathApproved` follows in the stream).
+    case approved
+    /// A moderator refused it for good.
+    case rejected
+    /// A moderator sent it back to its author, who may edit and publish it again (a new `PathReviewOpened`).
+    case sentBack = "sent-back"
+    /// It left without a decision: its author's account was erased while it waited.
+    case withdrawn
+}
+
+/// A draft entered the review queue: its author published it (again, after a send-back). Published for the queue's
+/// statistics (issue 22): the draft's id and the time only.
+public struct PathReviewOpened: IntegrationEvent, Hashable {
+    public static let eventType = "PathReviewOpened"
+    public static let schemaVersion = 1
+    public static let topic = Topic.paths
+
+    public var draftId: UUID
+    public var openedAt: Date
+
+    /// An opening of review.
+    public init(draftId: UUID, openedAt: Date) {
+        self.draftId = draftId
+        self.openedAt = openedAt
+    }
+}
+
+/// A draft left the review queue: a moderator decided, or it was withdrawn. Carries when its review was opened, so the
+/// time to a decision is read from this event alone. Published for the queue's statistics (issue 22): no moderator, no
+/// note.
+public struct PathReviewClosed: IntegrationEvent, Hashable {
+    public static let eventType = "PathReviewClosed"
+    public static let schemaVersion = 1
+    public static let topic = Topic.paths
+
+    public var draftId: UUID
+    public var outcome: PathReviewOutcome
+    /// The `openedAt` of the review this closes.
+    public var openedAt: Date
+    public var closedAt: Date
+
+    /// A closing of review.
+    public init(draftId: UUID, outcome: PathReviewOutcome, openedAt: Date, closedAt: Date) {
+        self.draftId = draftId
+        self.outcome = outcome
+        self.openedAt = openedAt
+        self.closedAt = closedAt
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 // The published language of `record-trip` on `waypoint.trips` (issue 19).
 //
-// A recorded ride is a person's movements (DESIGN, "Personal data"): nothing here carries a track, a sample or the
-// rider's id, except `RideSubmittedAsPathDraft`, which the rider sends on purpose (path-review needs its author).
-// Streams: `trip-<tripId>` (trip ids are random UUIDs that name no one).
+// A recorded ride is a person's movements (DESIGN, "Personal data"): nothing here carries a track, a sample or a place.
+// The rider's id travels with a ride's figures (`TripFinished`, `TripDeleted`: the rider's own statistics in analytics,
+// issue 22, erased with the account) and with `RideSubmittedAsPathDraft`, which the rider sends on purpose (path-review
+// needs its author); never with an obstacle. Streams: `trip-<tripId>` (trip ids are random UUIDs).
 
 /// The figures of a finished ride: what analytics and the rider's other devices may know. Metres, seconds, m/s.
 public struct TripFigures: Codable, Sendable, Hashable {
@@ -35,14 +36,17 @@ public struct TripFigures: Codable, Sendable, Hashable {
     }
 }
 
-/// A ride was finished (recorded and closed, or imported) and analysed: its figures only — no track, no start or end
-/// place, no rider id.
+/// A ride was finished (recorded and closed, or imported) and analysed: its figures and whose ride it was — no track, no
+/// start or end place.
 public struct TripFinished: IntegrationEvent {
     public static let eventType = "TripFinished"
     public static let schemaVersion = 1
     public static let topic = Topic.trips
 
     public var tripId: UUID
+    /// The rider, so that their own statistics can be kept for them (analytics' `GET /v1/analytics/riders/me`); erased
+    /// with their account (`UserErased`, then a `TripDeleted` per trip). `nil` in events published before it was carried.
+    public var riderId: UUID?
     /// When the ride started (its first kept fix), truncated to the hour: enough for daily and weekly figures, too coarse
     /// to follow a person. `nil` when no fix was kept.
     public var rideStartedHour: Date?
@@ -59,9 +63,10 @@ public struct TripFinished: IntegrationEvent {
     public var finishedAt: Date
 
     /// The event with every field given.
-    public init(tripId: UUID, rideStartedHour: Date?, source: String, figures: TripFigures, fixCount: Int, keptFixCount: Int,
-                matchedLengthM: Double, candidateCount: Int, finishedAt: Date) {
+    public init(tripId: UUID, riderId: UUID? = nil, rideStartedHour: Date?, source: String, figures: TripFigures, fixCount: Int,
+                keptFixCount: Int, matchedLengthM: Double, candidateCount: Int, finishedAt: Date) {
         self.tripId = tripId
+        self.riderId = riderId
         self.rideStartedHour = rideStartedHour
         self.source = source
         self.figures = figures
@@ -70,6 +75,28 @@ public struct TripFinished: IntegrationEvent {
         self.matchedLengthM = matchedLengthM
         self.candidateCount = candidateCount
         self.finishedAt = finishedAt
+    }
+}
+
+/// A trip was deleted — by its rider (`reason: rider`) or because the rider's account was erased (`account-erased`):
+/// every copy of its figures goes too. Published since issue 22 (before, it stayed in record-trip's log).
+public struct TripDeleted: IntegrationEvent, Hashable {
+    public static let eventType = "TripDeleted"
+    public static let schemaVersion = 1
+    public static let topic = Topic.trips
+
+    public var tripId: UUID
+    public var riderId: UUID
+    /// `rider` or `account-erased`.
+    public var reason: String
+    public var deletedAt: Date
+
+    /// The event with every field given.
+    public init(tripId: UUID, riderId: UUID, reason: String, deletedAt: Date) {
+        self.tripId = tripId
+        self.riderId = riderId
+        self.reason = reason
+        self.deletedAt = deletedAt
     }
 }
 

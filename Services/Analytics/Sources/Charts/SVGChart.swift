@@ -158,6 +158,14 @@ enum SVGChart {
         return out
     }
 
+    /// A tick or bar value with as few decimals as it needs, at most 2: `0`, `2.5`, `0.25`, `1200`.
+    static func decimal(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded()
+        if hundredths.truncatingRemainder(dividingBy: 100) == 0 { return String(Int64(hundredths / 100)) }
+        if hundredths.truncatingRemainder(dividingBy: 10) == 0 { return String(format: "%.1f", hundredths / 100) }
+        return String(format: "%.2f", hundredths / 100)
+    }
+
     /// Minor units as major units with the currency's decimals, e.g. `12.50` for 1250 EUR cents, `1500` for JPY.
     static func major(_ minor: Double, exponent: Int) -> String {
         guard exponent > 0 else { return String(Int(minor.rounded())) }

@@ -5,8 +5,9 @@ import ServiceKit
 
 /// Everything `analytics` reads at start-up: ServiceKit's keys (port 8086 by default), the runtime's storage and
 /// transport keys (`WAYPOINT_DATA_DIR`, `WAYPOINT_POSTGRES_URL`, `WAYPOINT_KAFKA_BROKERS`), the producers' base URLs
-/// for the embedded feed (`WAYPOINT_AUTH_URL`, `WAYPOINT_TOUR_MANAGEMENT_URL`, and — when those services exist —
-/// `WAYPOINT_PATH_REVIEW_URL`, `WAYPOINT_NAVIGATION_URL`, `WAYPOINT_RECORD_TRIP_URL`), and its own keys:
+/// for the embedded feed (`WAYPOINT_AUTH_URL`, `WAYPOINT_TOUR_MANAGEMENT_URL`, and — when set, as `waypoint up` does for
+/// every producer it starts — `WAYPOINT_PATH_REVIEW_URL`, `WAYPOINT_NAVIGATION_URL`, `WAYPOINT_RECORD_TRIP_URL`), and its
+/// own keys:
 ///
 /// | key (`WAYPOINT_ANALYTICS_…` or `WAYPOINT_…`) | default | meaning |
 /// |---|---|---|
@@ -41,7 +42,8 @@ public struct AnalyticsConfiguration: Sendable {
     }
 
     /// The producer's base URL for the embedded feed: auth and tour-management have defaults (8081, 8082); the path,
-    /// navigation and trip producers only when configured, so analytics starts before they exist.
+    /// navigation and trip producers only when configured, so analytics runs without them and never polls a port where
+    /// nothing was started.
     public func producerURL(_ topic: Topic) -> URL? {
         topic.producingService.flatMap { endpoints.baseURL(of: $0) }
     }

@@ -7,10 +7,13 @@ import ServiceKit
 extension GuideSummary: ResponseEncodable {}
 extension TourAnalytics: ResponseEncodable {}
 extension PlatformFigures: ResponseEncodable {}
+extension RiderAnalytics: ResponseEncodable {}
+extension BikeFigures: ResponseEncodable {}
 
-/// The analytics API: a guide's own statistics and charts, one tour's figures for its owner (and administrators), and
-/// platform figures for administrators. Dates are UTC days (`from`, `to`: `YYYY-MM-DD`, both included, at most two
-/// years; reversed or longer ranges are 422).
+/// The analytics API: a guide's own statistics and charts, one tour's figures for its owner (and administrators),
+/// platform figures for administrators, a rider's own rides with their chart (any signed-in user), and the bike side's
+/// platform figures for administrators and moderators. Dates are UTC days (`from`, `to`: `YYYY-MM-DD`, both included,
+/// at most two years; reversed or longer ranges are 422).
 public struct AnalyticsRoutes: Sendable {
     let queries: AnalyticsQueries
     let now: @Sendable () -> Date
@@ -28,6 +31,10 @@ public struct AnalyticsRoutes: Sendable {
         guides.get("views.svg", use: viewsChart)
         routes.authenticated("/v1/analytics/tours", requiring: .guide, .admin).get(":id", use: tourFigures)
         routes.authenticated("/v1/analytics/platform", requiring: .admin).get(use: platformFigures)
+        let riders = routes.authenticated("/v1/analytics/riders/me")
+        riders.get(use: riderFigures)
+        riders.get("chart.svg", use: riderChart)
+        routes.authenticated("/v1/analytics/bike", requiring: .admin, .moderator).get(use: bikeFigures)
     }
 
     /// `GET /v1/analytics/guides/me/summary`: the caller's figures over the range.
@@ -101,6 +108,52 @@ public struct AnalyticsRoutes: Sendable {
     @Sendable func platformFigures(_ request: Request, context: ServiceRequestContext) async throws -> PlatformFigures {
         let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
         return try await queries.platform(range: range)
+    }
+
+    /// `GET /v1/analytics/riders/me` (any signed-in user): the caller's rides per ISO week and month. Default range: the
+    /// 12 calendar months up to `to`'s (today's) month.
+    @Sendable func riderFigures(_ request: Request, context: ServiceRequestContext) async throws -> RiderAnalytics {
+        let range = try Self.riderRange(Self.parameters(request), period: .month, today: UTCDay(now()))
+        return try await queries.rider(try Self.caller(context), range: range)
+    }
+
+    /// `GET /v1/analytics/riders/me/chart.svg?metric&period`: one metric of the caller's rides per ISO week (default:
+    /// the 12 weeks up to `to`'s) or calendar month (the 12 months up to `to`'s), as a bar chart.
+    @Sendable func riderChart(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let parameters = Self.parameters(request)
+        var validator = Validator()
+        let metric = parameters["metric"].map { RiderMetric(rawValue: $0) }
+        let period = parameters["period"].map { RiderPeriodKind(rawValue: $0) }
+        validator.require(metric.map { $0 != nil } ?? true, field: "metric", code: "not-allowed",
+                          message: "must be distance, moving-time, elevation or trips")
+        validator.require(period.map { $0 != nil } ?? true, field: "period", code: "not-allowed", message: "must be week or month")
+        try validator.check()
+        let (shown, kind) = ((metric ?? nil) ?? .distance, (period ?? nil) ?? .week)
+        let range = try Self.riderRange(parameters, period: kind, today: UTCDay(now()))
+        let figures = try await queries.rider(try Self.caller(context), range: range)
+        let periods = kind == .week ? figures.weeks : figures.months
+        let names = shown.names
+        let svg = SVGChart.bars(
+            title: "\(names.title) per \(kind == .week ? "ISO week" : "month"), \(range.from) – \(range.to) (UTC)",
+            categories: periods.map(\.period), values: periods.map(shown.value), yAxisTitle: names.axis,
+            xAxisTitle: kind == .week ? "ISO week" : "Month (UTC)", formatTick: SVGChart.decimal)
+        return Self.svg(svg)
+    }
+
+    /// A rider's range: `from` and `to` as everywhere, but by default the 12 ISO weeks or calendar months up to `to`'s.
+    static func riderRange(_ parameters: [String: String], period: RiderPeriodKind, today: UTCDay) throws -> AnalyticsRange {
+        var withDefault = parameters
+        if withDefault["from"] == nil {
+            let to = parameters["to"].flatMap(UTCDay.init(iso:)) ?? today
+            withDefault["from"] = (period == .week ? to.weekStart.advanced(by: -77) : to.month.advanced(by: -11).firstDay).iso
+        }
+        return try AnalyticsRange.parse(withDefault, today: today)
+    }
+
+    /// `GET /v1/analytics/bike` (administrators and moderators): the review queue, obstacles and navigation sessions.
+    @Sendable func bikeFigures(_ request: Request, context: ServiceRequestContext) async throws -> BikeFigures {
+        let range = try AnalyticsRange.parse(Self.parameters(request), today: UTCDay(now()))
+        return try await queries.bike(range: range)
     }
 
     /// The caller's user id in its canonical form.

@@ -26,11 +26,19 @@ enum AnalyticsFact: Sendable, Hashable {
     case reviewHidden(tourId: String, guideId: String, rating: Int64, at: Int64)
     case started(tourId: String, guideId: String, at: Int64)
     case completed(tourId: String, guideId: String, at: Int64)
+    /// A finished ride of a known rider (`TripFinished` with its rider): figures in whole millimetres and milliseconds, the
+    /// time it counts at (the ride's start hour, else its finish).
+    case riderTrip(tripId: String, riderId: String, at: Int64, distanceMM: Int64, movingMS: Int64, elevationGainMM: Int64)
+    case tripDeleted(tripId: String)
+    /// Increments of the platform's bike counters on the UTC day of `at`.
+    case bike(at: Int64, counters: [BikeCounter])
+    /// A draft left the review queue (`PathReviewClosed`).
+    case reviewClosed(draftId: String, outcome: String, openedAt: Int64, closedAt: Int64)
 
     /// The guide the fact is about, if any.
     var guideId: String? {
         switch self {
-        case .registered, .erased, .unpublished: nil
+        case .registered, .erased, .unpublished, .riderTrip, .tripDeleted, .bike, .reviewClosed: nil
         case .published(_, let guide, _, _, _, _), .viewed(_, let guide, _, _, _), .checkoutStarted(_, let guide, _),
              .purchased(_, let guide, _, _, _, _), .refunded(_, let guide, _, _, _, _), .acquired(_, let guide, _),
              .reviewPosted(_, let guide, _, _), .reviewEdited(_, let guide, _, _, _), .reviewHidden(_, let guide, _, _),
@@ -39,14 +47,18 @@ enum AnalyticsFact: Sendable, Hashable {
     }
 }
 
-/// The event types analytics applies, their schema versions, and how each is read. Every other type — on any topic,
-/// including the path, trip and navigation topics whose producers do not exist yet — is ignored (tolerant reader). A
+/// The event types analytics applies, their schema versions, and how each is read. Every other type — on any topic —
+/// is ignored (tolerant reader). A
 /// type listed here whose payload cannot be read, or that arrives with another schema version, throws: the consumer
 /// stops loudly and the batch is not committed.
 enum AnalyticsEvents {
-    typealias Reader = @Sendable (PayloadReader) throws -> AnalyticsFact
+    /// Reads a payload: the fact, or `nil` when the event says nothing analytics keeps (a ride with no rider known).
+    typealias Reader = @Sendable (PayloadReader) throws -> AnalyticsFact?
 
-    static let readers: [String: (schemaVersion: Int, read: Reader)] = [
+    /// The marketplace's types (auth, tours) and the bike side's (`AnalyticsEvents+Bike.swift`).
+    static let readers: [String: (schemaVersion: Int, read: Reader)] = tourReaders.merging(bikeReaders) { first, _ in first }
+
+    static let tourReaders: [String: (schemaVersion: Int, read: Reader)] = [
         UserRegistered.eventType: (UserRegistered.schemaVersion, { p in
             let role = try p.string("role")
             guard UserRole(rawValue: role) != nil else { throw PayloadError.field("role", "unknown role '\(role)'") }

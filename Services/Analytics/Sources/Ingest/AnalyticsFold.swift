@@ -1,3 +1,4 @@
+import Contracts
 import Crypto
 import Foundation
 
@@ -21,6 +22,7 @@ enum AnalyticsFold {
     static func idsToCheck(_ fact: AnalyticsFact) -> [String] {
         switch fact {
         case .viewed(_, let guide, _, let user?, _): [guide, user]
+        case .riderTrip(_, let rider, _, _, _, _): [rider]
         default: fact.guideId.map { [$0] } ?? []
         }
     }
@@ -71,6 +73,7 @@ enum AnalyticsFold {
                 AnalyticsWrite(statement: .eraseTours, arguments: rekey),
                 AnalyticsWrite(statement: .eraseTourDays, arguments: rekey),
                 AnalyticsWrite(statement: .eraseSales, arguments: rekey),
+                AnalyticsWrite(statement: .eraseRiderTrips, arguments: [.text(user)]),
                 AnalyticsWrite(statement: .eraseActivity, arguments: [.text(user)]),
             ]
         case let .published(tour, guideId, title, destination, price, at):
@@ -121,7 +124,32 @@ enum AnalyticsFold {
         case let .completed(tour, guideId, at):
             let g = guide(guideId)
             return [tourDay(g, at, tour, completions: 1)] + activity(g, at, .completion, tour)
+        case let .riderTrip(trip, rider, at, distance, moving, gain):
+            // An erased rider's ride is not kept (the tombstone: it arrived after the erasure).
+            guard !erased.contains(rider) else { return [] }
+            return [AnalyticsWrite(statement: .riderTrip, arguments: [
+                .text(trip), .text(rider), .day(UTCDay(microsecondsSince1970: at)), .int(distance), .int(moving), .int(gain),
+            ])]
+        case let .tripDeleted(trip):
+            return [AnalyticsWrite(statement: .riderTripDelete, arguments: [.text(trip)])]
+        case let .bike(at, counters):
+            return [bikeDay(at, counters)]
+        case let .reviewClosed(draft, outcome, opened, closed):
+            var writes = [bikeDay(closed, [.reviewsClosed])]
+            if outcome != PathReviewOutcome.withdrawn.rawValue {
+                writes.append(AnalyticsWrite(statement: .reviewDecision, arguments: [
+                    .text(draft), .int(closed), .day(UTCDay(microsecondsSince1970: closed)), .text(outcome), .int((closed - opened) / 1_000),
+                ]))
+            }
+            return writes
         }
+    }
+
+    /// One increment of each of `counters` on the UTC day of `at` (arguments: the day, then every counter in
+    /// ``BikeCounter`` order).
+    static func bikeDay(_ at: Int64, _ counters: [BikeCounter]) -> AnalyticsWrite {
+        AnalyticsWrite(statement: .bikeDay, arguments: [.day(UTCDay(microsecondsSince1970: at))]
+                       + BikeCounter.allCases.map { counter in .int(Int64(counters.filter { $0 == counter }.count)) })
     }
 }
 

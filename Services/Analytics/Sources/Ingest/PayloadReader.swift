@@ -95,6 +95,19 @@ struct PayloadReader {
         return value
     }
 
+    /// A JSON number as a finite `Double` (any form RFC 8259 allows: fraction, exponent).
+    func double(_ key: String) throws -> Double {
+        let member = try required(key, .number)
+        guard let value = Double(String(decoding: bytes[member.value], as: UTF8.self)), value.isFinite else {
+            throw PayloadError.field(key, "not a finite number")
+        }
+        return value
+    }
+
+    func optionalTimestamp(_ key: String) throws -> Int64? {
+        isAbsent(key) ? nil : try timestamp(key)
+    }
+
     /// An RFC 3339 timestamp (`2026-02-10T10:00:00Z`, any number of fractional digits up to 9, `Z` or `±HH:MM`), as
     /// microseconds since 1970 (the stores' precision; more digits are rounded half up), read straight from the bytes.
     func timestamp(_ key: String) throws -> Int64 {

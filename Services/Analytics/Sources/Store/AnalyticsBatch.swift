@@ -151,7 +151,9 @@ enum AnalyticsBatch {
                 case .eraseActivity:
                     statements.append(write)
                     if case .text(let user?) = write.arguments[0] { erased.insert(user) }
-                case .eraseViewers, .eraseViewerGuides, .eraseTours, .eraseTourDays, .eraseSales, .tourDetails, .tourUnlisted:
+                case .eraseViewers, .eraseViewerGuides, .eraseTours, .eraseTourDays, .eraseSales, .eraseRiderTrips, .tourDetails, .tourUnlisted,
+                     .riderTrip, .riderTripDelete, .reviewDecision:
+                    // Order-sensitive (a trip written, then deleted) or rare: in their place.
                     statements.append(write)
                 default:
                     pending.add(write)
@@ -174,6 +176,9 @@ enum AnalyticsBatch {
         private var ratings: [String: (guide: String, sum: Int64, count: Int64)] = [:]
         private var ratingOrder: [String] = []
         private var registrations: [AnalyticsWrite] = []
+        /// The bike counters' increments per day (in ``BikeCounter`` order), days in first-seen order.
+        private var bikeDays: [Int64: [Int64]] = [:]
+        private var bikeDayOrder: [Int64] = []
         private var viewers: [AnalyticsWrite] = []
         private var viewerSet: Set<DayRowKey> = []
         private var activity: [String: [[SQLArg]]] = [:]
@@ -210,6 +215,13 @@ enum AnalyticsBatch {
                 }
             case .registration:
                 registrations.append(write)
+            case .bikeDay:
+                let day = a[0].integer
+                if bikeDays[day] == nil {
+                    bikeDays[day] = Array(repeating: 0, count: a.count - 1)
+                    bikeDayOrder.append(day)
+                }
+                for index in 1..<a.count { bikeDays[day]![index - 1] += a[index].integer }
             default:
                 break  // activity trims are one per guide at flush; lookups are not writes
             }
@@ -242,6 +254,9 @@ enum AnalyticsBatch {
                                                                                     .int(rating.count)]))
             }
             statements += registrations
+            for day in bikeDayOrder {
+                statements.append(AnalyticsWrite(statement: .bikeDay, arguments: [.int(day)] + bikeDays[day]!.map { .int($0) }))
+            }
             for guide in activityOrder {
                 // Only the batch's 50 newest can be among the guide's 50 newest.
                 let newest = activity[guide]!.sorted { ($0[1].integer, $0[2].string) > ($1[1].integer, $1[2].string) }

@@ -31,6 +31,9 @@ enum AnalyticsDialect: Sendable {
 /// | `analytics_viewers` | guide, day, tour, viewer | first view of a viewer key per tour and UTC day (unique viewers, exactly, for any range) |
 /// | `analytics_activity` | guide, time, event | the guide's 50 newest events (no traveller ids) |
 /// | `analytics_registrations` | day, role | registrations per UTC day and registered role |
+/// | `analytics_rider_trips` | trip | a known rider's finished ride: rider, UTC day, distance (mm), moving time (ms), elevation gain (mm) |
+/// | `analytics_bike_days` | day | the platform's bike counters per UTC day (``BikeCounter``) |
+/// | `analytics_review_decisions` | draft, decision time | a moderator's decision: UTC day, outcome, time since the review opened (ms) |
 /// | `analytics_erased` | tombstone | SHA-256 of erased user ids, so that events arriving after the erasure stay anonymous |
 /// | `analytics_inbox` | stream key | the consumers' dedupe records: last applied version per source stream (hashed key) |
 enum AnalyticsSchema {
@@ -40,10 +43,13 @@ enum AnalyticsSchema {
     static let viewers = "analytics_viewers"
     static let activity = "analytics_activity"
     static let registrations = "analytics_registrations"
+    static let riderTrips = "analytics_rider_trips"
+    static let bikeDays = "analytics_bike_days"
+    static let reviewDecisions = "analytics_review_decisions"
     static let erased = "analytics_erased"
     static let inbox = "analytics_inbox"
     /// Every generational table (dropped and renamed together by a rebuild's swap).
-    static let tables = [tours, tourDays, salesDays, viewers, activity, registrations, erased, inbox]
+    static let tables = [tours, tourDays, salesDays, viewers, activity, registrations, riderTrips, bikeDays, reviewDecisions, erased, inbox]
     /// The table holding the live generation (not generational itself).
     static let meta = "analytics_meta"
 
@@ -98,6 +104,23 @@ enum AnalyticsSchema {
             CREATE TABLE IF NOT EXISTS \(t(registrations)) (
                 day BIGINT NOT NULL, role TEXT NOT NULL, registrations BIGINT NOT NULL, PRIMARY KEY (day, role))\(rowid)
             """,
+            // A rider's rides: read by rider and day range; deleted by trip, or all of a rider's on erasure.
+            """
+            CREATE TABLE IF NOT EXISTS \(t(riderTrips)) (
+                trip_id TEXT NOT NULL PRIMARY KEY, rider_id TEXT NOT NULL, day BIGINT NOT NULL, distance_mm BIGINT NOT NULL,
+                moving_ms BIGINT NOT NULL, elevation_gain_mm BIGINT NOT NULL)\(rowid)
+            """,
+            "CREATE INDEX IF NOT EXISTS \(t.index("analytics_rider_trips_rider")) ON \(t(riderTrips)) (rider_id, day)",
+            """
+            CREATE TABLE IF NOT EXISTS \(t(bikeDays)) (
+                day BIGINT NOT NULL PRIMARY KEY, \(BikeCounter.allCases.map { "\($0.column) BIGINT NOT NULL" }.joined(separator: ", ")))\(rowid)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(t(reviewDecisions)) (
+                draft_id TEXT NOT NULL, decided_us BIGINT NOT NULL, day BIGINT NOT NULL, outcome TEXT NOT NULL, wait_ms BIGINT NOT NULL,
+                PRIMARY KEY (draft_id, decided_us))\(rowid)
+            """,
+            "CREATE INDEX IF NOT EXISTS \(t.index("analytics_review_decisions_day")) ON \(t(reviewDecisions)) (day)",
             "CREATE TABLE IF NOT EXISTS \(t(erased)) (tombstone TEXT NOT NULL PRIMARY KEY)\(rowid)",
             "CREATE TABLE IF NOT EXISTS \(t(inbox)) (stream_key TEXT NOT NULL PRIMARY KEY, last_version BIGINT NOT NULL)\(rowid)",
         ] + userIndex
@@ -109,7 +132,8 @@ enum AnalyticsSchema {
 /// The statements the consumers write with, one text per statement and generation.
 enum AnalyticsStatement: Int, CaseIterable, Sendable {
     case tourDay, sales, viewer, activity, activityTrim, tourDetails, tourUnlisted, tourRating, registration
-    case eraseMark, eraseViewers, eraseViewerGuides, eraseTours, eraseTourDays, eraseSales, eraseActivity
+    case riderTrip, riderTripDelete, bikeDay, reviewDecision
+    case eraseMark, eraseViewers, eraseViewerGuides, eraseTours, eraseTourDays, eraseSales, eraseRiderTrips, eraseActivity
     case erasedLookup, inboxWrite, inboxRead, tombstoneRead, tombstoneList, tombstoneCount
 
     func sql(_ t: ProjectionTables) -> String {
@@ -175,6 +199,30 @@ enum AnalyticsStatement: Int, CaseIterable, Sendable {
                 INSERT INTO \(t(S.registrations)) AS t (day, role, registrations) VALUES ($1, $2, 1)
                 ON CONFLICT (day, role) DO UPDATE SET registrations = t.registrations + 1
                 """
+        case .riderTrip:
+            // The trip's figures as last published (a trip is finished once; a replay writes the same row).
+            return """
+                INSERT INTO \(t(S.riderTrips)) (trip_id, rider_id, day, distance_mm, moving_ms, elevation_gain_mm)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (trip_id) DO UPDATE SET rider_id = excluded.rider_id, day = excluded.day, distance_mm = excluded.distance_mm,
+                    moving_ms = excluded.moving_ms, elevation_gain_mm = excluded.elevation_gain_mm
+                """
+        case .riderTripDelete:
+            return "DELETE FROM \(t(S.riderTrips)) WHERE trip_id = $1"
+        case .bikeDay:
+            let columns = BikeCounter.allCases.map(\.column)
+            let values = columns.indices.map { "$\($0 + 2)" }.joined(separator: ", ")
+            return """
+                INSERT INTO \(t(S.bikeDays)) AS t (day, \(columns.joined(separator: ", "))) VALUES ($1, \(values))
+                ON CONFLICT (day) DO UPDATE SET \(columns.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "))
+                """
+        case .reviewDecision:
+            return """
+                INSERT INTO \(t(S.reviewDecisions)) (draft_id, decided_us, day, outcome, wait_ms) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (draft_id, decided_us) DO NOTHING
+                """
+        case .eraseRiderTrips:
+            return "DELETE FROM \(t(S.riderTrips)) WHERE rider_id = $1"
         case .eraseMark:
             return "INSERT INTO \(t(S.erased)) (tombstone) VALUES ($1) ON CONFLICT (tombstone) DO NOTHING"
         case .eraseViewers:

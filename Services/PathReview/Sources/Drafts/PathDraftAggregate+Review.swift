@@ -15,7 +15,8 @@ extension PathDraftAggregate {
             guard s.currentStage == .draft else { throw ReviewError.notPublishable(s.currentStage) }
             let lats = content.route.coordinates.map { $0[0] }, lngs = content.route.coordinates.map { $0[1] }
             return [.submitted(PathDraftSubmitted(draftId: id, authorId: author, name: content.name, submittedAt: at, south: lats.min() ?? 0, west: lngs.min() ?? 0,
-                                                  north: lats.max() ?? 0, east: lngs.max() ?? 0))]
+                                                  north: lats.max() ?? 0, east: lngs.max() ?? 0)),
+                    .reviewOpened(PathReviewOpened(draftId: id, openedAt: at))]
         case let .claim(moderator, at, duration):
             let id = try reviewable(s, by: moderator)
             if let claim = s.claim, claim.moderatorId != moderator, claim.expiresAt > at { throw ReviewError.claimedByAnother(until: claim.expiresAt) }
@@ -25,8 +26,11 @@ extension PathDraftAggregate {
             guard let claim = s.claim, claim.moderatorId == moderator, claim.expiresAt > at else { throw ReviewError.claimRequired }
             let decided = PathDraftEvent.decided(PathReviewDecided(draftId: id, moderatorId: moderator, outcome: outcome, note: note, decidedAt: at,
                                                                    authorId: s.authorId, name: s.content?.name))
-            guard outcome == .approve, let content = s.content else { return [decided] }
-            return [decided, .pathApproved(approval(id, content, at: at))] + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
+            let closed = PathDraftEvent.reviewClosed(PathReviewClosed(draftId: id, outcome: PathReviewOutcome(outcome), openedAt: s.submittedAt ?? at,
+                                                                      closedAt: at))
+            guard outcome == .approve, let content = s.content else { return [decided, closed] }
+            return [decided, closed, .pathApproved(approval(id, content, at: at))]
+                + content.obstacles.map { .obstacleConfirmed(confirmation(of: $0, on: id, content.route, at: at)) }
         case .create, .revise, .delete, .reportCondition, .overrideStatus, .retire, .reportObstacle, .confirmObstacle, .resolveObstacle,
              .fadeObstacle, .eraseAuthor, .rideSighting, .reportGone:
             return try decide(command, s)
@@ -88,8 +92,19 @@ extension PathDraftAggregate {
             case .sendBack: (s.stage, s.submittedAt) = (.draft, nil)
             }
         case .created, .revised, .deleted, .pathApproved, .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported,
-             .statusOverridden, .statusChanged, .retired, .authorErased, .obstacleSighted, .obstacleGoneReported: break
+             .statusOverridden, .statusChanged, .retired, .authorErased, .obstacleSighted, .obstacleGoneReported, .reviewOpened, .reviewClosed: break
         }
         return s
+    }
+}
+
+extension PathReviewOutcome {
+    /// The published outcome of a moderator's decision.
+    init(_ decision: ReviewOutcome) {
+        switch decision {
+        case .approve: self = .approved
+        case .reject: self = .rejected
+        case .sendBack: self = .sentBack
+        }
     }
 }

@@ -62,6 +62,10 @@ public enum PathDraftEvent: Sendable, Hashable {
     case authorErased(PathDraftAuthorErased)
     /// A ride saw an obstacle on the path (in the log only; its `obstacleConfirmed` follows).
     case obstacleSighted(PathObstacleSighted)
+    /// Published with `submitted`: the draft entered the review queue (for analytics; no state of its own).
+    case reviewOpened(PathReviewOpened)
+    /// Published with `decided` (and with `authorErased` of a draft in review): it left the queue.
+    case reviewClosed(PathReviewClosed)
     /// A cyclist reported an open obstacle gone (in the log only; the deciding report's `obstacleResolved` follows).
     case obstacleGoneReported(PathObstacleGoneReported)
 }
@@ -128,6 +132,8 @@ public enum PathDraftAggregate: Aggregate {
         .registering(PathDraftAuthorErased.self, PathDraftEvent.authorErased)
         .registering(PathObstacleSighted.self, PathDraftEvent.obstacleSighted)
         .registering(PathObstacleGoneReported.self, PathDraftEvent.obstacleGoneReported)
+        .registering(PathReviewOpened.self, PathDraftEvent.reviewOpened)
+        .registering(PathReviewClosed.self, PathDraftEvent.reviewClosed)
 
     /// The stream of draft `id`.
     public static func streamID(_ id: UUID) -> String { "path-draft-\(id.uuidString.lowercased())" }
@@ -151,6 +157,8 @@ public enum PathDraftAggregate: Aggregate {
         case .authorErased(let e): e
         case .obstacleSighted(let e): e
         case .obstacleGoneReported(let e): e
+        case .reviewOpened(let e): e
+        case .reviewClosed(let e): e
         }
     }
 
@@ -172,6 +180,8 @@ public enum PathDraftAggregate: Aggregate {
         case .authorErased(let e):
             s.authorId = nil
             if e.withdrawn { (s.deleted, s.content, s.claim, s.updatedAt) = (true, nil, nil, e.erasedAt) }
+        case .reviewOpened, .reviewClosed:
+            break  // the published twins of `submitted`, `decided` and `authorErased`, which carry the state
         }
         return s
     }
@@ -197,7 +207,11 @@ public enum PathDraftAggregate: Aggregate {
             return try decideUpkeep(command, s)
         case let .eraseAuthor(author, at):
             guard let id = s.draftId, s.authorId == author else { return [] }
-            return [.authorErased(PathDraftAuthorErased(draftId: id, withdrawn: s.deleted || s.currentStage != .approved, erasedAt: at))]
+            let erased = PathDraftEvent.authorErased(PathDraftAuthorErased(draftId: id, withdrawn: s.deleted || s.currentStage != .approved,
+                                                                           erasedAt: at))
+            // A draft waiting in the queue leaves it without a decision.
+            guard !s.deleted, s.currentStage == .inReview else { return [erased] }
+            return [erased, .reviewClosed(PathReviewClosed(draftId: id, outcome: .withdrawn, openedAt: s.submittedAt ?? at, closedAt: at))]
         }
     }
 }

@@ -41,8 +41,10 @@ public struct PathHistoryEntry: Codable, Sendable, Hashable {
         (self.version, self.type, self.at, self.actor) = (version, type, at, actor)
     }
 
-    /// The entry of one stored event of a draft's stream; `showIDs` for moderators and admins.
-    static func make(_ event: PathDraftEvent, version: Int64, at: Date, showIDs: Bool) -> PathHistoryEntry {
+    /// The entry of one stored event of a draft's stream; `showIDs` for moderators and admins. `nil` for the published
+    /// twins of the review steps (`PathReviewOpened`, `PathReviewClosed`: the `published`, `decided` and
+    /// `author-erased` entries already tell them).
+    static func make(_ event: PathDraftEvent, version: Int64, at: Date, showIDs: Bool) -> PathHistoryEntry? {
         func entry(_ type: String, _ actor: String, id: UUID? = nil) -> PathHistoryEntry {
             var entry = PathHistoryEntry(version: version, type: type, at: at, actor: actor)
             if showIDs { entry.actorId = id.map { $0.uuidString.lowercased() } }
@@ -105,6 +107,8 @@ public struct PathHistoryEntry: Codable, Sendable, Hashable {
             var made = entry("obstacle-gone-reported", "cyclist", id: e.reporterId)
             made.obstacleId = e.obstacleId.uuidString.lowercased()
             return made
+        case .reviewOpened, .reviewClosed:
+            return nil
         }
     }
 }
@@ -126,19 +130,31 @@ extension PathDrafts {
         let mayRead = state.isOwned(by: caller) || (moderating && state.draftId != nil && (state.submittedAt != nil || state.currentStage != .draft
                                                                                                  || state.decision != nil))
         guard mayRead else { throw PathDraftError.notFound }
-        let events = try await repository.store.readStream(stream, fromVersion: after + 1, limit: limit + 1)
+        // Events without an entry (the published twins of review steps) take no place on a page: read on until the page
+        // is full and one more entry shows there is a next page.
         var entries: [PathHistoryEntry] = []
-        for envelope in events.prefix(limit) {
-            guard let event = try PathDraftAggregate.eventTypes.decode(envelope) else { continue }
-            var entry = PathHistoryEntry.make(event, version: envelope.streamVersion, at: envelope.recordedAt, showIDs: moderating)
-            // Resolved right after a cyclist's "gone" report: the cyclists resolved it, not a moderator.
-            if entry.type == "obstacle-resolved", let previous = entries.last, previous.type == "obstacle-gone-reported",
-               previous.obstacleId == entry.obstacleId {
-                entry.actor = "cyclist"
+        var from = after + 1
+        var next: Int64?
+        reading: while true {
+            let events = try await repository.store.readStream(stream, fromVersion: from, limit: limit + 1)
+            for envelope in events {
+                guard let event = try PathDraftAggregate.eventTypes.decode(envelope),
+                      var entry = PathHistoryEntry.make(event, version: envelope.streamVersion, at: envelope.recordedAt, showIDs: moderating)
+                else { continue }
+                if entries.count == limit {
+                    next = entries.last?.version
+                    break reading
+                }
+                // Resolved right after a cyclist's "gone" report: the cyclists resolved it, not a moderator.
+                if entry.type == "obstacle-resolved", let previous = entries.last, previous.type == "obstacle-gone-reported",
+                   previous.obstacleId == entry.obstacleId {
+                    entry.actor = "cyclist"
+                }
+                entries.append(entry)
             }
-            entries.append(entry)
+            guard events.count == limit + 1, let last = events.last else { break }
+            from = last.streamVersion + 1
         }
-        let next = events.count > limit ? events.prefix(limit).last?.streamVersion : nil
         return PathHistoryResponse(draftId: id.uuidString.lowercased(), entries: entries, nextAfter: next)
     }
 }

@@ -45,6 +45,11 @@ enum PathDraftRowFold {
         case .obstacleConfirmed, .obstacleResolved, .conditionReported, .obstacleReported, .statusOverridden, .statusChanged, .retired,
              .obstacleSighted, .obstacleGoneReported:
             return existing
+        case .reviewOpened, .reviewClosed:
+            // Twins of `submitted` / `decided` / `authorErased` in the same append: only the version moves.
+            guard var row = existing else { return nil }
+            row.version = version
+            return row
         case .submitted, .claimed, .decided, .pathApproved:
             guard var row = existing else { return nil }
             row.version = version
@@ -79,6 +84,8 @@ enum PathDraftRowFold {
         case .authorErased(let e): e.draftId
         case .obstacleSighted(let e): e.pathId
         case .obstacleGoneReported(let e): e.pathId
+        case .reviewOpened(let e): e.draftId
+        case .reviewClosed(let e): e.draftId
         }
     }
 

@@ -67,6 +67,11 @@ public struct ReviewClaim: Codable, Sendable, Hashable {
 /// Stored in the draft's stream as it is published: the contract's type is the payload.
 extension PathApproved: EventPayload {}
 
+/// Stored in the draft's stream with `PathDraftSubmitted` / `PathReviewDecided` / a withdrawing `PathDraftAuthorErased`:
+/// the queue's anonymous twins, published for analytics (the contract's types are the payloads).
+extension PathReviewOpened: EventPayload {}
+extension PathReviewClosed: EventPayload {}
+
 /// Stored in the path's stream with an approval (the draft's obstacles) and, later, with sightings: the contract's type
 /// is the payload.
 extension PathObstacleConfirmed: EventPayload {}

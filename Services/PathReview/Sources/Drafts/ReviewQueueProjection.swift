@@ -36,6 +36,11 @@ enum ReviewQueueFold {
              .obstacleSighted, .obstacleGoneReported:
             return existing
         case .created, .revised: return existing
+        case .reviewOpened, .reviewClosed:
+            // Twins of `submitted` / `decided` / `authorErased` in the same append: only the version moves.
+            guard var row = existing else { return nil }
+            row.version = version
+            return row
         }
     }
 

@@ -83,7 +83,7 @@ extension TripCommands {
             confidence: detail.confidence, candidateCount: detail.candidates.count, detail: try await seal.seal(detail, for: rider),
             analysedAt: at)
         let finished = TripFinished(
-            tripId: trip, rideStartedHour: startedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 / 3600).rounded(.down) * 3600) },
+            tripId: trip, riderId: rider, rideStartedHour: startedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 / 3600).rounded(.down) * 3600) },
             source: state.source, figures: detail.figures, fixCount: samples.fixes.count, keptFixCount: detail.keptFixCount,
             matchedLengthM: detail.matchedLengthM, candidateCount: detail.candidates.count, finishedAt: at)
         var events: [TripEvent] = [.analysed(analysed), .finished(finished)]

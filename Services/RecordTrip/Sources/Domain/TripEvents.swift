@@ -3,9 +3,10 @@ import EventSourcing
 import Foundation
 import RecordTripAnalysis
 
-// The events of a trip's stream `trip-<tripId>` that stay in record-trip's log (the published ones are in
-// `Shared/Contracts/Trips`). Samples, tracks, routes and candidate places are sealed with the rider's key
-// (`SealedPersonalData`): erasing the key erases the ride from every copy of the log. Figures and times stay in clear.
+// The events of a trip's stream `trip-<tripId>` that stay in record-trip's log (the published ones — `TripFinished`,
+// `TripDeleted`, `ObstacleConfirmed`, `RideSubmittedAsPathDraft` — are in `Shared/Contracts/Trips`). Samples, tracks,
+// routes and candidate places are sealed with the rider's key (`SealedPersonalData`): erasing the key erases the ride
+// from every copy of the log. Figures and times stay in clear.
 
 /// A rider started recording a trip (or imported one).
 public struct TripStarted: EventPayload, Hashable {
@@ -93,16 +94,9 @@ public struct TripReviewed: EventPayload, Hashable {
     public var reviewedAt: Date
 }
 
-/// The trip was deleted — by its rider (`reason: rider`) or because the rider's account was erased (`account-erased`).
-public struct TripDeleted: EventPayload, Hashable {
-    public static let eventType = "TripDeleted"
-    public var tripId: UUID
-    public var riderId: UUID
-    public var reason: String
-    public var deletedAt: Date
-}
-
 extension TripFinished: EventPayload {}
+/// Published since issue 22 (the contract type is the payload; the stored events before it read the same).
+extension TripDeleted: EventPayload {}
 extension ObstacleConfirmed: EventPayload {}
 extension RideSubmittedAsPathDraft: EventPayload {}
 
