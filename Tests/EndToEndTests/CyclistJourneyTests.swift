@@ -228,6 +228,25 @@ struct CyclistJourneyTests {
         #expect(holeScore["obstaclePenalty"] as? Double ?? 0 > 0 && holeScore["total"] as? Double ?? 0 > holeScoreBefore,
                 "\(holeScoreBefore) → \(holeScore)")
 
+        // The rider's analytics show the ride; the platform's bike figures count the decisions, the obstacle and the reroute.
+        let riderTotals = try await platform.waitFor("the ride in the rider's analytics", timeout: .seconds(20)) { () -> [String: Any]? in
+            let totals = try await api.send(.GET, "/v1/analytics/riders/me", token: rider.token).json["totals"] as? [String: Any]
+            return totals?["trips"] as? Int == 1 ? totals : nil
+        }
+        #expect(abs((riderTotals["distanceM"] as? Double ?? 0) - distance) < 1, "\(riderTotals) for a \(distance) m ride")
+        #expect(abs((riderTotals["movingTimeS"] as? Double ?? 0) - (statistics["movingS"] as? Double ?? -1)) < 1)
+        let chart = try await api.send(.GET, "/v1/analytics/riders/me/chart.svg?metric=distance&period=week", token: rider.token)
+        #expect(chart.status == 200 && String(decoding: chart.body, as: UTF8.self).contains("<svg"))
+        #expect(try await api.send(.GET, "/v1/analytics/bike", token: rider.token).status == 403, "platform figures are for moderators")
+        _ = try await platform.waitFor("the platform's bike figures", timeout: .seconds(20)) { () -> Bool? in
+            let figures = try await api.send(.GET, "/v1/analytics/bike", token: moderator).json
+            let review = figures["review"] as? [String: Any] ?? [:], navigation = figures["navigation"] as? [String: Any] ?? [:]
+            let obstacles = figures["obstacles"] as? [String: Any] ?? [:]
+            // The demo's three approvals and this one; the rider's session and its reroute; the confirmed pothole.
+            return review["approved"] as? Int ?? 0 >= 4 && navigation["sessions"] as? Int ?? 0 >= 1 && navigation["reroutes"] as? Int ?? 0 >= 1
+                && obstacles["confirmedByRiders"] as? Int ?? 0 >= 1 ? true : nil
+        }
+
         // 7. kill -9 navigation mid-session: the session goes on where it was after the restart.
         let second = try await api.send(.POST, "/v1/navigation/sessions",
                                         json: ["from": ["lat": from.lat, "lng": from.lng], "to": ["lat": to.lat, "lng": to.lng]], token: rider.token)
@@ -288,6 +307,7 @@ struct CyclistJourneyTests {
         var queue: Set<String>
         var pathStage: String
         var network: Set<String>
+        var analytics: String
 
         /// Reads it through the gateway; `nil` while a service does not answer yet.
         static func take(_ api: GatewayClient, rider: String, moderator: String, tripId: String, sessions ids: [String], pathId: String)
@@ -303,7 +323,9 @@ struct CyclistJourneyTests {
             let queue = try await api.send(.GET, "/v1/paths/review-queue", token: moderator)
             let draft = try await api.send(.GET, "/v1/paths/drafts/\(pathId)", token: rider)
             let network = try await api.send(.GET, "/v1/paths?bbox=15.50,48.35,15.70,48.45")
-            guard trip.status == 200, queue.status == 200, draft.status == 200, network.status == 200 else { return nil }
+            let analytics = try await api.send(.GET, "/v1/analytics/riders/me", token: rider)
+            guard trip.status == 200, queue.status == 200, draft.status == 200, network.status == 200, analytics.status == 200 else { return nil }
+            let totals = analytics.json["totals"] as? [String: Any] ?? [:]
             let statistics = trip.json["statistics"] as? [String: Any] ?? [:]
             let review = trip.json["review"] as? [String: Any] ?? [:]
             return Snapshot(
@@ -311,7 +333,8 @@ struct CyclistJourneyTests {
                 sessions: sessions,
                 queue: Set((queue.json["items"] as? [[String: Any]] ?? []).compactMap { $0["draftId"] as? String }),
                 pathStage: draft.json["stage"] as? String ?? "",
-                network: Set((network.json["features"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }))
+                network: Set((network.json["features"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }),
+                analytics: "\(totals["trips"] ?? "") \(totals["distanceM"] ?? "") \(totals["movingTimeS"] ?? "")")
         }
     }
 
