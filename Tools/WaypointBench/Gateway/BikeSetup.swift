@@ -42,7 +42,7 @@ struct BikeSetup: Sendable {
         let accounts = try await Self.concurrently(Array(0..<count)) { index in
             try await register(username: "rider\(index)", email: "rider\(index)@bench.example.com")
         }
-        logger.info("bike setup: \(count) riders registered and signed in (at auth directly) in \(clock.now - started)")
+        logger.info("bike setup: \(count) riders registered and signed in (at auth directly) in \(secondsText(clock.now - started)) s")
         return accounts
     }
 
@@ -117,7 +117,7 @@ struct BikeSetup: Sendable {
         let approved = outcomes.count { $0 }
         logger.info("""
             bike setup: \(approved) paths drafted by the riders and approved by the moderator through the gateway \
-            (\(pairs.count - approved) drafts refused by the planner) in \(clock.now - started)
+            (\(pairs.count - approved) drafts refused by the planner) in \(secondsText(clock.now - started)) s
             """)
         return approved
     }
@@ -157,7 +157,10 @@ struct BikeSetup: Sendable {
                 opened[index] = try await session(riders[index], pair)
             }
         }
-        logger.info("bike setup: \(riders.count) navigation sessions started through the gateway (\(refused) starts refused) in \(clock.now - started)")
+        logger.info("""
+            bike setup: \(riders.count) navigation sessions started through the gateway (\(refused) starts refused) in \
+            \(secondsText(clock.now - started)) s
+            """)
         return opened.map { $0! }
     }
 
@@ -183,7 +186,7 @@ struct BikeSetup: Sendable {
             guard let id = try Self.object(answer)["id"] as? String else { throw BenchError("POST /v1/trips answered without an id") }
             return BikeWorkload.Trip(rider: index, id: id)
         }
-        logger.info("bike setup: \(trips.count) trips started through the gateway in \(clock.now - started)")
+        logger.info("bike setup: \(trips.count) trips started through the gateway in \(secondsText(clock.now - started)) s")
         return trips
     }
 

@@ -73,7 +73,7 @@ extension GatewayBench {
         -> BikeFigures {
         var workload = prepared.workload
         if let oldest = prepared.accounts.map(\.issued).min(), ContinuousClock.now - oldest > Self.tokenRefreshAge {
-            logger.info("bike mix: the riders' access tokens are \(ContinuousClock.now - oldest) old: refreshing them")
+            logger.info("bike mix: the riders' access tokens are \(secondsText(ContinuousClock.now - oldest)) s old: refreshing them")
             let fresh = try await prepared.setup.refreshed(prepared.accounts)
             for index in workload.riders.indices { workload.riders[index].token = fresh[index].token }
         }
@@ -94,7 +94,7 @@ extension GatewayBench {
         logger.info("""
             bike mix: \(plan.count) requests at \(bikeRate)/s (the first \(measuredFrom) a warm-up) — \
             \(BikeKind.allCases.map { kind in "\(kind.name) \(plan.count { $0.kind == kind.rawValue })" }.joined(separator: ", ")) — planned in \
-            \(ContinuousClock.now - planned); \(workload.riders.count) sessions and \(workload.trips.count) trips on a connection each \
+            \(secondsText(ContinuousClock.now - planned)) s; \(workload.riders.count) sessions and \(workload.trips.count) trips on a connection each \
             (127.\(ClientBlock.bikeRiders).x.y, 127.\(ClientBlock.bikeTrips).x.y), \(bikeConnections) anonymous clients (127.\(ClientBlock.bikeBrowse).x.y)
             """)
         let cpuBefore = ProcessResources.cpuTime()
