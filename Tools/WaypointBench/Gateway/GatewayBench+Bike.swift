@@ -67,10 +67,17 @@ extension GatewayBench {
         return cities
     }
 
-    /// The bike mix: `--bike-rate` × (`--warmup` + `--bike-duration`) requests in the mix's proportions, open loop, the
-    /// first `--warmup` seconds not measured; progress, the client's own figures and the platform's CPU on stderr.
-    func runBike(_ prepared: PreparedBike, gateway: SocketAddress, processes: [(String, Int32)], loop: any EventLoop, logger: Logger) async throws
-        -> BikeFigures {
+    /// The bike mix's requests, ready to send: its targets and its plan, the first `measuredFrom` requests a warm-up.
+    struct BikeLoad: Sendable {
+        var targets: [LoadTarget]
+        var plan: [PlannedRequest]
+        var measuredFrom: Int
+    }
+
+    /// The bike mix's targets and plan (``BikeWorkload``): `--bike-rate` × (`--warmup` + `--bike-duration`) requests in
+    /// the mix's proportions, the first `--warmup` seconds a warm-up. Refreshes the riders' access tokens first when they
+    /// are old (a slow setup).
+    func planBike(_ prepared: PreparedBike, gateway: SocketAddress, logger: Logger) async throws -> BikeLoad {
         var workload = prepared.workload
         if let oldest = prepared.accounts.map(\.issued).min(), ContinuousClock.now - oldest > Self.tokenRefreshAge {
             logger.info("bike mix: the riders' access tokens are \(secondsText(ContinuousClock.now - oldest)) s old: refreshing them")
@@ -97,6 +104,13 @@ extension GatewayBench {
             \(secondsText(ContinuousClock.now - planned)) s; \(workload.riders.count) sessions and \(workload.trips.count) trips on a connection each \
             (127.\(ClientBlock.bikeRiders).x.y, 127.\(ClientBlock.bikeTrips).x.y), \(bikeConnections) anonymous clients (127.\(ClientBlock.bikeBrowse).x.y)
             """)
+        return BikeLoad(targets: targets, plan: plan, measuredFrom: measuredFrom)
+    }
+
+    /// The bike mix: `load` open loop at `--bike-rate`, its warm-up not measured; progress, the client's own figures
+    /// and the platform's CPU on stderr.
+    func runBike(_ load: BikeLoad, processes: [(String, Int32)], loop: any EventLoop, logger: Logger) async throws -> BikeFigures {
+        let (targets, plan, measuredFrom) = (load.targets, load.plan, load.measuredFrom)
         let cpuBefore = ProcessResources.cpuTime()
         let platform = PlatformCPU(processes)
         let records = try await OpenLoopLoad.run(targets: targets, plan: plan, rate: Double(bikeRate), timeout: .seconds(Int64(timeout)), on: loop)

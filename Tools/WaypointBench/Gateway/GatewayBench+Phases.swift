@@ -82,9 +82,11 @@ extension GatewayBench {
         let records: LoadRecords
         var bikeFigures: BikeFigures?
         if let preparedBike {
-            // Both mixes at once: the tours mix starts when the bike mix's warm-up ends.
+            // Both mixes at once: the tours mix starts when the bike mix's warm-up ends (give or take the opening of
+            // the bike mix's connections).
             logger.info("the bike mix and the tours mix at the same time (--bike-with-tours)")
-            async let bikeRun = runBike(preparedBike, gateway: gateway, processes: processes, loop: loops.bike, logger: logger)
+            let bikeLoad = try await planBike(preparedBike, gateway: gateway, logger: logger)
+            async let bikeRun = runBike(bikeLoad, processes: processes, loop: loops.bike, logger: logger)
             try await Task.sleep(for: .seconds(warmup))
             records = try await runMixedLoad(workload, target: load, processes: processes, loop: loop, logger: logger)
             bikeFigures = try await bikeRun
@@ -93,7 +95,8 @@ extension GatewayBench {
             if bike, let client {
                 let prepared = try await prepareBike(state, client: client, logger: logger)
                 try await settle(processes.map(\.1), logger: logger)
-                bikeFigures = try await runBike(prepared, gateway: gateway, processes: processes, loop: loops.bike, logger: logger)
+                let bikeLoad = try await planBike(prepared, gateway: gateway, logger: logger)
+                bikeFigures = try await runBike(bikeLoad, processes: processes, loop: loops.bike, logger: logger)
             }
         }
         let (held, rss) = try await holdIdleConnections(workload, gateway: gateway, gatewayPid: gatewayPid, loop: loop, logger: logger)
