@@ -587,7 +587,15 @@ let package = Package(
             path: "Tests/RoadNetworkTests"
         ),
         // The benchmark's own helpers (the synthetic grid city); the benchmarks themselves are run, not tested.
-        .testTarget(name: "WaypointBenchTests", dependencies: ["WaypointBench", "RoadNetwork"], path: "Tests/WaypointBenchTests"),
+        // The bench's helpers, and `waypoint-bench gateway` at toy sizes over the platform `waypoint up` starts (needs every executable built).
+        .testTarget(
+            name: "WaypointBenchTests",
+            dependencies: [
+                "WaypointBench", "RoadNetwork", "ReferenceData", "ServiceTesting", "WaypointCLI", "AuthMain", "TourManagementMain", "AnalyticsMain",
+                "RecordTripMain", "PathReviewMain", "NavigationMain", "GatewayMain",
+            ],
+            path: "Tests/WaypointBenchTests"
+        ),
         .testTarget(name: "ReferenceDataTests", dependencies: ["ReferenceData"], path: "Tests/ReferenceDataTests"),
         .testTarget(name: "ContractsTests", dependencies: ["Contracts", "ContractTesting"], path: "Tests/ContractsTests"),
     ],

@@ -14,20 +14,35 @@ extension GatewayBench {
         }
         logger.info("mixed load: \(plan.count) requests at \(rate)/s over \(connections) connections (clients 127.\(ClientBlock.load).x.y)")
         let cpuBefore = ProcessResources.cpuTime()
-        let hostBefore = ProcessResources.hostCPU()
-        let platformBefore = processes.map { ProcessResources.cpuTime(pid: $0.1) ?? .zero }
+        let platform = PlatformCPU(processes)
         let records = try await OpenLoopLoad.run(targets: [target], plan: plan, rate: Double(rate), timeout: .seconds(Int64(timeout)), on: loop)
         report(records, clientCPU: ProcessResources.cpuTime() - cpuBefore, logger: logger)
-        let shares = zip(processes, platformBefore).map { process, before in
-            let used = (ProcessResources.cpuTime(pid: process.1) ?? before) - before
-            return "\(process.0) \(String(format: "%.0f", used.seconds / max(records.wallTime.seconds, 0.001) * 100)) %"
-        }
-        let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-        logger.info("""
-            platform CPU during the load (share of one core): \(shares.joined(separator: ", ")); load average \(loadAverage) \
-            on \(ProcessInfo.processInfo.activeProcessorCount) cores\(Self.steal(since: hostBefore))
-            """)
+        logger.info("platform CPU during the load (share of one core): \(platform.shares(over: records.wallTime))")
         return records
+    }
+
+    /// The platform's processes' CPU time from a start, and the host's, for the line after a load.
+    struct PlatformCPU {
+        let processes: [(String, Int32)]
+        let before: [Duration]
+        let hostBefore: ProcessResources.HostCPU?
+
+        init(_ processes: [(String, Int32)]) {
+            self.processes = processes
+            before = processes.map { ProcessResources.cpuTime(pid: $0.1) ?? .zero }
+            hostBefore = ProcessResources.hostCPU()
+        }
+
+        /// `name N %, …; load average …; host steal …`: each process's CPU since the start as a share of one core over `wall`.
+        func shares(over wall: Duration) -> String {
+            let shares = zip(processes, before).map { process, before in
+                let used = (ProcessResources.cpuTime(pid: process.1) ?? before) - before
+                return "\(process.0) \(String(format: "%.0f", used.seconds / max(wall.seconds, 0.001) * 100)) %"
+            }
+            let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+            return "\(shares.joined(separator: ", ")); load average \(loadAverage) on \(ProcessInfo.processInfo.activeProcessorCount) cores"
+                + GatewayBench.steal(since: hostBefore)
+        }
     }
 
     /// The same requests directly to tour-management and through the gateway, alternating which goes first, at low

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
@@ -8,9 +9,11 @@ extension GatewayBench {
     /// Client address blocks (`127.<block>.x.y`) of the phases, so no phase shares a rate-limit bucket with another.
     enum ClientBlock {
         static let load: UInt8 = 1, overhead: UInt8 = 2, idle: UInt8 = 3, check: UInt8 = 4
+        /// The bike mix: anonymous route searches and bbox reads; the riders' sessions; their trips.
+        static let bikeBrowse: UInt8 = 5, bikeRiders: UInt8 = 6, bikeTrips: UInt8 = 7
     }
 
-    /// Everything after the launch: readiness, then warm-up, overhead, mixed load and idle connections.
+    /// Everything after the launch: readiness, then warm-up, overhead, the tours mix, the bike mix and idle connections.
     func measure(_ platform: LaunchedPlatform, workload: GatewayWorkload, logger: Logger) async throws -> GatewayFigures {
         let state = try await platform.waitUntilReady(timeout: .seconds(readyTimeout + 300), logger: logger)
         guard let gateway = state.service("gateway"), let gatewayPid = gateway.pid, let tourManagement = state.service("tour-management") else {
@@ -21,31 +24,51 @@ extension GatewayBench {
             gateway \(gateway.url) (pid \(gatewayPid), open-file limit \(ProcessResources.openFileLimit(pid: gatewayPid).map(String.init) ?? "?")), \
             tour-management \(tourManagement.url)
             """)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // With both mixes at once, each gets a client thread of its own.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: bikeWithTours ? 2 : 1)
+        let client = bike ? HTTPClient(eventLoopGroupProvider: .singleton, configuration: NavigationServiceBench.clientConfiguration) : nil
         do {
             try await waitForCatalogue(workload, direct: directAddress, loop: group.next(), logger: logger)
             try await settle(state.services.compactMap(\.pid), logger: logger)
             let processes = state.services.compactMap { service in service.pid.map { (service.name, $0) } }
                 + [("waypoint (launcher)", platform.launcherPid)]
-            let figures = try await phases(workload, gateway: gatewayAddress, direct: directAddress, gatewayPid: gatewayPid,
-                                           processes: processes, loop: group.next(), logger: logger)
-            if let now = platform.state()?.service("gateway")?.pid, now != gatewayPid {
-                logger.warning("the gateway restarted during the run (pid \(gatewayPid) → \(now)): the figures are not valid")
+            let loops = Loops(tours: group.next(), bike: group.next())
+            let figures = try await phases(workload, state: state, client: client, gateway: gatewayAddress, direct: directAddress, gatewayPid: gatewayPid,
+                                           processes: processes, loops: loops, logger: logger)
+            let restarted = (platform.state()?.services ?? []).filter { now in state.service(now.name).map { $0.pid != now.pid } ?? false }
+            if !restarted.isEmpty {
+                logger.warning("restarted during the run: \(restarted.map(\.name).joined(separator: ", ")): the figures are not valid")
             }
+            try await client?.shutdown()
             try await group.shutdownGracefully()
             return figures
         } catch {
+            try? await client?.shutdown()
             try? await group.shutdownGracefully()
             throw error
         }
     }
 
-    private func phases(_ workload: GatewayWorkload, gateway: SocketAddress, direct: SocketAddress, gatewayPid: Int32,
-                        processes: [(String, Int32)], loop: any EventLoop, logger: Logger) async throws -> GatewayFigures {
+    /// The client threads: the tours mix's (and every other phase's), and the bike mix's (the same one unless both
+    /// mixes run at once).
+    struct Loops {
+        var tours: any EventLoop
+        var bike: any EventLoop
+    }
+
+    private func phases(_ workload: GatewayWorkload, state: LaunchedPlatform.State, client: HTTPClient?, gateway: SocketAddress, direct: SocketAddress,
+                        gatewayPid: Int32, processes: [(String, Int32)], loops: Loops, logger: Logger) async throws -> GatewayFigures {
+        let loop = loops.tours
         let agent: HTTPHeaders = ["User-Agent": "waypoint-bench"]
         let load = LoadTarget(name: "gateway", address: gateway, host: Self.hostField(gateway), headers: agent,
                               sources: try LoopbackClients.sources(block: ClientBlock.load, connections: connections))
 
+        var preparedBike: PreparedBike?
+        if bikeWithTours, let client {
+            // Set up before the tours warm-up, so that the platform has settled from both setups before either mix.
+            preparedBike = try await prepareBike(state, client: client, logger: logger)
+            try await settle(processes.map(\.1), logger: logger)
+        }
         if warmup > 0 {
             let records = try await OpenLoopLoad.run(targets: [load], plan: workload.plan(count: rate * warmup, target: 0, seed: seed ^ 0x3A3A),
                                                      rate: Double(rate), timeout: .seconds(Int64(timeout)), on: loop)
@@ -56,11 +79,30 @@ extension GatewayBench {
         }
         let overhead = try await measureOverhead(workload, gateway: gateway, direct: direct, loop: loop, logger: logger)
 
-        let records = try await runMixedLoad(workload, target: load, processes: processes, loop: loop, logger: logger)
+        let records: LoadRecords
+        var bikeFigures: BikeFigures?
+        if let preparedBike {
+            // Both mixes at once: the tours mix starts when the bike mix's warm-up ends (give or take the opening of
+            // the bike mix's connections).
+            logger.info("the bike mix and the tours mix at the same time (--bike-with-tours)")
+            let bikeLoad = try await planBike(preparedBike, gateway: gateway, logger: logger)
+            async let bikeRun = runBike(bikeLoad, processes: processes, loop: loops.bike, logger: logger)
+            try await Task.sleep(for: .seconds(warmup))
+            records = try await runMixedLoad(workload, target: load, processes: processes, loop: loop, logger: logger)
+            bikeFigures = try await bikeRun
+        } else {
+            records = try await runMixedLoad(workload, target: load, processes: processes, loop: loop, logger: logger)
+            if bike, let client {
+                let prepared = try await prepareBike(state, client: client, logger: logger)
+                try await settle(processes.map(\.1), logger: logger)
+                let bikeLoad = try await planBike(prepared, gateway: gateway, logger: logger)
+                bikeFigures = try await runBike(bikeLoad, processes: processes, loop: loops.bike, logger: logger)
+            }
+        }
         let (held, rss) = try await holdIdleConnections(workload, gateway: gateway, gatewayPid: gatewayPid, loop: loop, logger: logger)
         return GatewayFigures(
             rateRps: rate, durationS: duration, latencyMs: .init(records.latencies()), errors: records.errors,
-            overheadP50Ms: (overhead * 100).rounded() / 100, idleConnectionsHeld: held, gatewayRssMb: (rss * 10).rounded() / 10)
+            overheadP50Ms: (overhead * 100).rounded() / 100, idleConnectionsHeld: held, gatewayRssMb: (rss * 10).rounded() / 10, bike: bikeFigures)
     }
 
     /// Waits until tour-management serves the seeded tours (its discovery projection replays them at start).

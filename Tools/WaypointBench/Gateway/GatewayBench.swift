@@ -6,21 +6,26 @@ import Messaging
 import TourManagement
 
 /// `waypoint-bench gateway`: the platform as `waypoint up --demo` runs it, plus 10,000 generated tours, measured
-/// through the gateway: a mixed read load at a constant arrival rate, the gateway's overhead over a direct call, and
-/// 10,000 idle keep-alive connections.
+/// through the gateway: a mixed read load at a constant arrival rate (the tours mix), the bike mix (route searches,
+/// position updates of 1,000 navigation sessions, trip chunk uploads, path bbox reads; ``BikeWorkload``), the gateway's
+/// overhead over a direct call, and 10,000 idle keep-alive connections.
 struct GatewayBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
-        abstract: "Measures the gateway: mixed reads at a fixed rate, overhead over a direct call, idle connections.",
+        abstract: "Measures the platform through the gateway: the tours and bike mixes at fixed rates, overhead over a direct call, idle connections.",
         discussion: """
             Seeds --tours generated tours (the `tours` benchmark's catalogue) into tour-management's SQLite log in a \
             fresh data directory, starts the platform with the real launcher (`waypoint up --no-build --bin-path DIR \
             --demo`, loopback ports from a free base port), then: a warm-up; the overhead pairs (the same requests \
             directly to tour-management and through the gateway, with Cache-Control: no-cache, at low concurrency); the \
             mixed load (tour search 60 %, tour detail 30 %, destinations 10 %) from a constant-rate open-loop generator \
-            measuring from each request's intended send time; the idle connections. Stops the platform with SIGINT and \
+            measuring from each request's intended send time; then the bike mix (--bike-rate; 0 skips it): riders, a \
+            moderator, approved paths, a navigation session and a trip per rider made first, then route searches 20 %, \
+            position updates 50 %, trip chunk uploads 2 %, path bbox reads 28 % through the gateway (after the tours mix, \
+            or at the same time with --bike-with-tours); the idle connections. Stops the platform with SIGINT and \
             removes the data directory (unless --keep). Needs the release products of waypoint, auth, tour-management, \
-            analytics and gateway in --bin-path. See docs/benchmarks.md, `gateway`.
+            analytics and gateway in --bin-path, and for the bike mix path-review, navigation and record-trip. See \
+            docs/benchmarks.md, `gateway`.
             """
     )
 
@@ -54,6 +59,24 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Idle connections that send a second request after the hold.")
     var idleSample = 100
 
+    @Option(help: "Intended arrival rate of the bike mix, requests per second over all its kinds (0: no bike mix).")
+    var bikeRate = 1_000
+
+    @Option(help: "Seconds of the measured bike mix (after --warmup seconds of it).")
+    var bikeDuration = 60
+
+    @Option(help: "Riders of the bike mix, each with a navigation session sending fixes and a trip uploading chunks.")
+    var bikeSessions = 1_000
+
+    @Option(help: "Paths drafted by the riders and approved by a moderator before the bike mix (what bbox reads find).")
+    var bikePaths = 300
+
+    @Option(help: "Anonymous connections (client addresses) of the bike mix's route searches and bbox reads.")
+    var bikeConnections = 128
+
+    @Flag(help: "Run the bike mix at the same time as the tours mix instead of after it.")
+    var bikeWithTours = false
+
     @Option(help: "Generated tours seeded before the start (besides the demo's three).")
     var tours = 10_000
 
@@ -83,11 +106,19 @@ struct GatewayBench: AsyncParsableCommand {
             throw ValidationError("--idle-* and --settle-timeout must not be negative, --tours and --ready-timeout must be positive")
         }
         guard connections <= 64_000, idleConnections <= 640_000 else { throw ValidationError("too many connections for one client block") }
+        guard bikeRate >= 0, bikeDuration > 0, bikeSessions > 0, bikePaths > 0, bikeConnections > 0 else {
+            throw ValidationError("--bike-rate must not be negative; --bike-duration, --bike-sessions, --bike-paths and --bike-connections must be positive")
+        }
+        guard bikeSessions <= 64_000, bikeConnections <= 64_000 else { throw ValidationError("too many bike sessions or connections for one client block") }
+        if bikeWithTours, bikeRate == 0 { throw ValidationError("--bike-with-tours needs a --bike-rate above 0") }
     }
+
+    /// Whether the run has a bike mix.
+    var bike: Bool { bikeRate > 0 }
 
     func run() async throws {
         let logger = BenchOutput.progressLogger(label: "waypoint.bench.gateway")
-        let fileLimit = ProcessResources.raiseOpenFileLimit(to: idleConnections + connections + 4_096)
+        let fileLimit = ProcessResources.raiseOpenFileLimit(to: idleConnections + connections + (bike ? bikeConnections + 2 * bikeSessions : 0) + 4_096)
         logger.info("open-file limit of this process and the platform it starts: \(fileLimit)")
         let binDirectory = try locateBinDirectory()
         let (cities, _) = try Gazetteer.loadReferenceData()
@@ -101,10 +132,18 @@ struct GatewayBench: AsyncParsableCommand {
         var outcome: Result<GatewayFigures, any Error>
         do {
             try await seedTourManagement(corpus, dataDirectory: dataDirectory, logger: logger)
+            let secrets = LaunchedPlatform.Secrets.random()
+            var settings: [String: String] = [:]
+            if bike {
+                // The setup registers and signs in a thousand riders: bcrypt at auth's minimum cost (10 instead of 12)
+                // makes that four times cheaper. No sign-in is part of any measured mix.
+                if ProcessInfo.processInfo.environment["WAYPOINT_AUTH_BCRYPT_COST"] == nil { settings["WAYPOINT_AUTH_BCRYPT_COST"] = "10" }
+                try createAdministrator(binDirectory: binDirectory, dataDirectory: dataDirectory, secrets: secrets, settings: settings, logger: logger)
+            }
             let basePort = try LaunchedPlatform.freeBasePort()
             logger.info("starting: \(binDirectory.path)/waypoint up --demo --base-port \(basePort) --data-dir \(dataDirectory.path)")
             platform = try LaunchedPlatform.start(binDirectory: binDirectory, dataDirectory: dataDirectory, basePort: basePort,
-                                                  readyTimeoutSeconds: readyTimeout)
+                                                  readyTimeoutSeconds: readyTimeout, secrets: secrets, settings: settings)
             outcome = .success(try await measure(platform!, workload: GatewayWorkload(corpus: corpus, cities: cities), logger: logger))
         } catch {
             outcome = .failure(error)
@@ -127,7 +166,7 @@ struct GatewayBench: AsyncParsableCommand {
     private func locateBinDirectory() throws -> URL {
         let directory = binPath.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
-        let missing = LaunchedPlatform.executables.filter {
+        let missing = (LaunchedPlatform.executables + (bike ? LaunchedPlatform.bikeExecutables : [])).filter {
             !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent($0).path)
         }
         guard missing.isEmpty else {
@@ -137,6 +176,30 @@ struct GatewayBench: AsyncParsableCommand {
                 """)
         }
         return directory
+    }
+
+    /// `auth create-admin` on the data directory before the platform first starts, with the secrets the services will
+    /// have: the administrator who grants the bike mix's moderator its role (no route grants `admin`; docs/auth.md).
+    private func createAdministrator(binDirectory: URL, dataDirectory: URL, secrets: LaunchedPlatform.Secrets, settings: [String: String],
+                                     logger: Logger) throws {
+        let log = dataDirectory.appendingPathComponent("create-admin.log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw BenchError("cannot create \(log.path)") }
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = binDirectory.appendingPathComponent("auth")
+        process.arguments = ["create-admin", "--username", BikeSetup.administrator.username, "--email", BikeSetup.administrator.email]
+        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }.merging(secrets.environment) { $1 }
+            .merging(["WAYPOINT_DATA_DIR": dataDirectory.path, "WAYPOINT_ADMIN_PASSWORD": BikeSetup.password]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("auth create-admin failed (status \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        logger.info("administrator \(BikeSetup.administrator.email) created (auth create-admin) for the bike mix's moderator")
     }
 
     /// Appends the corpus to tour-management's log where the service will open it (`TourManagementConfiguration` over

@@ -1,5 +1,6 @@
 /// The `gateway` report: `{"rate_rps", "duration_s", "latency_ms": {"p50", "p90", "p99", "p999"}, "errors",
-/// "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb"}` (the keys of issue 8's targets).
+/// "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb"}` (the keys of issue 8's targets) and `"bike"` (issue 22:
+/// ``BikeFigures``, `null` without a bike mix). Every key is always printed.
 struct GatewayFigures: Encodable, Sendable {
     /// Percentiles of the mixed load's latency, in ms to 0.01, measured from each request's intended send time.
     struct LatencyPercentiles: Encodable, Sendable {
@@ -29,9 +30,23 @@ struct GatewayFigures: Encodable, Sendable {
     var idleConnectionsHeld: Int
     /// The gateway process's resident memory while holding them, MiB to 0.1.
     var gatewayRssMb: Double
+    /// The bike mix's figures; `nil` (`null`) with `--bike-rate 0`.
+    var bike: BikeFigures?
 
     private enum CodingKeys: String, CodingKey {
         case rateRps = "rate_rps", durationS = "duration_s", latencyMs = "latency_ms", errors
-        case overheadP50Ms = "overhead_p50_ms", idleConnectionsHeld = "idle_connections_held", gatewayRssMb = "gateway_rss_mb"
+        case overheadP50Ms = "overhead_p50_ms", idleConnectionsHeld = "idle_connections_held", gatewayRssMb = "gateway_rss_mb", bike
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rateRps, forKey: .rateRps)
+        try container.encode(durationS, forKey: .durationS)
+        try container.encode(latencyMs, forKey: .latencyMs)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(overheadP50Ms, forKey: .overheadP50Ms)
+        try container.encode(idleConnectionsHeld, forKey: .idleConnectionsHeld)
+        try container.encode(gatewayRssMb, forKey: .gatewayRssMb)
+        try container.encode(bike, forKey: .bike)
     }
 }

@@ -25,8 +25,30 @@ final class LaunchedPlatform {
         func service(_ name: String) -> Service? { services.first { $0.name == name } }
     }
 
-    /// Executables the benchmark needs in the bin directory.
+    /// Executables the benchmark needs in the bin directory: the tours mix's; the bike mix adds the bike services.
     static let executables = ["waypoint", "auth", "tour-management", "analytics", "gateway"]
+    static let bikeExecutables = ["path-review", "navigation", "record-trip"]
+
+    /// The secrets `waypoint up` would generate (`LauncherSecrets`), made by the benchmark so that what it writes before
+    /// the start (`auth create-admin`) uses the keys the services will use. The launcher takes them from its
+    /// environment, where they win over its secrets file.
+    struct Secrets: Sendable {
+        /// `WAYPOINT_PERSONAL_DATA_KEY`: base64 of 32 random bytes.
+        var personalDataKey: String
+        /// `WAYPOINT_INTERNAL_TOKEN`: base64url of 32 random bytes.
+        var internalToken: String
+
+        static func random() -> Secrets {
+            func bytes() -> Data { Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }) }
+            let token = bytes().base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            return Secrets(personalDataKey: bytes().base64EncodedString(), internalToken: token)
+        }
+
+        var environment: [String: String] {
+            ["WAYPOINT_PERSONAL_DATA_KEY": personalDataKey, "WAYPOINT_INTERNAL_TOKEN": internalToken]
+        }
+    }
     /// The launcher's console line that ends the demo seeding (`DemoSeeder.Outcome.summary`: "demo: 3 tours published,
     /// 0 already there"), and the one of its failure.
     static func isDemoSeeded(_ line: Substring) -> Bool { line.contains("demo: ") && line.contains("tours published") }
@@ -42,8 +64,10 @@ final class LaunchedPlatform {
         self.process = process
     }
 
-    /// Starts `waypoint up` from `binDirectory` on `dataDirectory` with ports from `basePort`.
-    static func start(binDirectory: URL, dataDirectory: URL, basePort: Int, readyTimeoutSeconds: Int) throws -> LaunchedPlatform {
+    /// Starts `waypoint up` from `binDirectory` on `dataDirectory` with ports from `basePort`, `secrets` and `settings`
+    /// (`WAYPOINT_*` keys the services read, over the benchmark's own environment) in its environment.
+    static func start(binDirectory: URL, dataDirectory: URL, basePort: Int, readyTimeoutSeconds: Int, secrets: Secrets,
+                      settings: [String: String] = [:]) throws -> LaunchedPlatform {
         let logFile = dataDirectory.appendingPathComponent("launcher.log")
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else { throw BenchError("cannot create \(logFile.path)") }
         let log = try FileHandle(forWritingTo: logFile)
@@ -53,12 +77,10 @@ final class LaunchedPlatform {
             "up", "--no-build", "--bin-path", binDirectory.path, "--data-dir", dataDirectory.path, "--base-port", String(basePort),
             "--demo", "--ready-timeout", String(readyTimeoutSeconds), "--drain-timeout", "10", "--log-format", "json",
         ]
-        var environment = ProcessInfo.processInfo.environment
         // The seeded tour-management file makes the launcher believe the services ran before it and leave personal-data
-        // keys unwrapped; a key of our own keeps the platform as a fresh `waypoint up` runs it (no personal data is
-        // seeded, so no stored key needs it).
-        environment["WAYPOINT_PERSONAL_DATA_KEY"] = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
-        process.environment = environment
+        // keys unwrapped; a key of our own keeps the platform as a fresh `waypoint up` runs it (the administrator made
+        // before the start has its personal data sealed with the same key).
+        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }.merging(secrets.environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log

@@ -19,7 +19,7 @@ extension PhaseContext {
         let target = LoadTarget(name: "gateway", address: try Self.socketAddress(port: platform.gatewayPort), host: "127.0.0.1:\(platform.gatewayPort)",
                                 headers: ["User-Agent": "waypoint-bench-navigation"],
                                 sources: try LoopbackClients.sources(block: 31, connections: 64))
-        let plan = pairs.map { PlannedRequest(target: 0, path: Self.routePath($0.from, $0.to), kind: $0.city) }
+        let plan = pairs.map { PlannedRequest(target: 0, path: NavigationRequests.routePath($0.from, $0.to), kind: $0.city) }
         _ = try await OpenLoopLoad.run(targets: [target], plan: Array(plan.prefix(warmUp)), rate: Double(rate), timeout: .seconds(10), on: loop)
         logger.info("route search: warm-up of \(warmUp) done; \(count) requests at \(rate)/s through the gateway (64 clients 127.31.x.y)")
         let cpuBefore = ProcessResources.cpuTime()
@@ -103,7 +103,7 @@ extension PhaseContext {
             for (index, rider) in riders.enumerated() where round < rides[index].count && sent < settings.positions {
                 let fix = rides[index][round]
                 let body = RideAlong.body(fix, speed: BenchRider.speed, time: rider.time(fix.along))
-                let answer = try await exchange(.POST, platform.gatewayBase, Self.positionsPath(rider.session), json: body, token: rider.token)
+                let answer = try await exchange(.POST, platform.gatewayBase, NavigationRequests.positionsPath(rider.session), json: body, token: rider.token)
                 sent += 1
                 if answer.status == 200 {
                     latencies.record(answer.elapsed)
@@ -150,7 +150,7 @@ extension PhaseContext {
         let stream = PushStreamReader(client: client, base: platform.gatewayBase, token: token)
         defer { stream.close() }
         try await stream.waitUntilOpen(timeout: .seconds(10))
-        let start = #"{"from":{"lat":\#(pair.from.latitude),"lng":\#(pair.from.longitude)},"to":{"lat":\#(pair.to.latitude),"lng":\#(pair.to.longitude)}}"#
+        let start = NavigationRequests.sessionBody(from: pair.from, to: pair.to)
         let started = try await exchange(.POST, platform.gatewayBase, "/v1/navigation/sessions", json: start, token: token)
         guard started.status == 201, let object = try JSONSerialization.jsonObject(with: started.body) as? [String: Any],
               let id = (object["id"] as? String).flatMap(UUID.init(uuidString:)) else { return }
@@ -164,7 +164,7 @@ extension PhaseContext {
             guard await collected.count < settings.pushes else { return }
             let body = RideAlong.body(fix, speed: BenchRider.speed, time: rider.time(fix.along))
             let sent = ContinuousClock.now
-            let answer = try await exchange(.POST, platform.gatewayBase, Self.positionsPath(id), json: body, token: token)
+            let answer = try await exchange(.POST, platform.gatewayBase, NavigationRequests.positionsPath(id), json: body, token: token)
             guard answer.status == 200, let reply = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
                 throw BenchError("push rider: positions answered \(answer.status): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
             }

@@ -186,22 +186,12 @@ struct PhaseContext: Sendable {
         -> BenchRider? {
         let user = UUID()
         let token = try await BenchRider.token(user)
-        let body = #"{"from":{"lat":\#(pair.from.latitude),"lng":\#(pair.from.longitude)},"to":{"lat":\#(pair.to.latitude),"lng":\#(pair.to.longitude)}}"#
+        let body = NavigationRequests.sessionBody(from: pair.from, to: pair.to)
         let answer = try await exchange(.POST, base, "/v1/navigation/sessions", json: body, token: token)
         guard answer.status == 201, let object = try JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
               let id = (object["id"] as? String).flatMap(UUID.init(uuidString:)) else { return nil }
         let state = try await server.sessions.session(id, of: user)
         return BenchRider(user: user, token: token, session: id, ride: RideAlong(points: state.route.points), start: clockStart())
-    }
-
-    /// `GET /v1/routes` of a pair: best + 2 alternatives with steps.
-    static func routePath(_ from: RoadPoint, _ to: RoadPoint) -> String {
-        "/v1/routes?from=\(String(format: "%.6f,%.6f", from.latitude, from.longitude))&to=\(String(format: "%.6f,%.6f", to.latitude, to.longitude))"
-            + "&alternatives=2&steps=true"
-    }
-
-    static func positionsPath(_ session: UUID) -> String {
-        "/v1/navigation/sessions/\(session.uuidString.lowercased())/positions"
     }
 
     static func socketAddress(port: Int) throws -> SocketAddress {

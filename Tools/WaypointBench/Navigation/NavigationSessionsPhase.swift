@@ -35,7 +35,7 @@ extension PhaseContext {
                 let ride = rides[index]
                 let fix = ride[min(second, ride.count - 1)]
                 let body = RideAlong.body(fix, speed: BenchRider.speed, time: planned.addingTimeInterval(Double(second)))
-                plan.append(PlannedRequest(target: index, method: .POST, path: Self.positionsPath(rider.session), body: ByteBuffer(string: body)))
+                plan.append(PlannedRequest(target: index, method: .POST, path: NavigationRequests.positionsPath(rider.session), body: ByteBuffer(string: body)))
             }
         }
         logger.info("sessions: \(count) sessions × \(seconds) fixes at \(count)/s via \(via), one connection each (clients 127.41.x.y)")

@@ -30,19 +30,6 @@ struct SeededReport: Sendable {
     var at: Date
 }
 
-/// A bbox request: the box and the zoom, and the city it lies in.
-struct BoxQuery: Sendable {
-    var city: Int
-    var west: Double, south: Double, east: Double, north: Double
-    var zoom: Int
-
-    var query: String {
-        "/v1/paths?bbox=\(Self.format(west)),\(Self.format(south)),\(Self.format(east)),\(Self.format(north))&zoom=\(zoom)"
-    }
-
-    private static func format(_ degrees: Double) -> String { String(format: "%.6f", degrees) }
-}
-
 /// A manual draft of 20 street pieces: the JSON body `POST /v1/paths/drafts` takes, and the same pieces for the planner.
 struct ManualDraft: Sendable {
     var city: String
@@ -69,9 +56,6 @@ struct PathsCorpus: Sendable {
     ]
     /// Metres (route length along the network) of a seeded path.
     static let pathLength = 200.0...3_000.0
-    /// Metres across a bbox request (a phone's or a small window's city viewport at zoom 14–16).
-    static let boxSize = 1_000.0...3_000.0
-    static let zooms = 14...16
     /// Pieces of a manual draft.
     static let manualPieces = 20
     /// Distinct manual drafts cycled through, at most (the same body twice makes a second draft: drafts are not
@@ -206,14 +190,10 @@ struct PathsCorpus: Sendable {
         return line.coordinates.last!
     }
 
-    /// A city viewport: 1–3 km across, centred on a random junction of a city drawn by share, zoom 14–16.
+    /// A city viewport (``BoxQuery/viewport(city:around:random:)``) centred on a random junction of a city drawn by share.
     static func box(_ cities: [BenchCity], graph: RoadGraph, random: inout SeededGenerator) -> BoxQuery {
         let city = pickCity(cities, &random)
-        let centre = point(graph, random.pick(cities[city].vertices))
-        let width = Double.random(in: boxSize, using: &random), height = width * Double.random(in: 0.6...1.0, using: &random)
-        let dLat = height / 2 / 111_195, dLng = width / 2 / (111_195 * cos(centre.latitude * .pi / 180))
-        return BoxQuery(city: city, west: centre.longitude - dLng, south: centre.latitude - dLat, east: centre.longitude + dLng,
-                        north: centre.latitude + dLat, zoom: Int.random(in: zooms, using: &random))
+        return BoxQuery.viewport(city: city, around: point(graph, random.pick(cities[city].vertices)), random: &random)
     }
 
     /// What people type into a street search: the start (3–8 letters) of a real street's first word, or its first word

@@ -127,7 +127,11 @@ struct TripServiceBench {
             guard let ride = simulator.longRide(duration: 3_600, settings: settings, seed: seed &+ UInt64(index) &* 104_729) else {
                 throw TripsBenchError("no 1-hour ride could be drawn on the network")
             }
-            return try RecordedRide(ride.observations, seed: seed &+ UInt64(index))
+            let fixes = ride.observations.prefix(Self.chunks * Self.fixesPerChunk).map {
+                RecordedRide.Fix(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
+            }
+            return try RecordedRide(fixes, fixesPerChunk: Self.fixesPerChunk, accelerationPerChunk: Self.accelerationPerChunk,
+                                    seed: seed &+ UInt64(index))
         }
     }
 
@@ -135,39 +139,5 @@ struct TripServiceBench {
         var logger = Logger(label: "waypoint.record-trip")
         logger.logLevel = .critical
         return logger
-    }
-}
-
-/// A ride's chunk bodies, encoded once before anything is timed.
-struct RecordedRide: Sendable {
-    var chunkBodies: [Data]
-
-    init(_ observations: [MatchObservation], seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
-        let fixes = Array(observations.prefix(TripServiceBench.chunks * TripServiceBench.fixesPerChunk))
-        let encoder = JSONEncoder()
-        chunkBodies = try stride(from: 0, to: fixes.count, by: TripServiceBench.fixesPerChunk).enumerated().map { sequence, start in
-            let part = fixes[start..<min(start + TripServiceBench.fixesPerChunk, fixes.count)]
-            let first = part.first!.time
-            let step = Double(TripServiceBench.fixesPerChunk) / Double(TripServiceBench.accelerationPerChunk)
-            let acceleration = (0..<TripServiceBench.accelerationPerChunk).map { k in
-                AccelerationSample(time: first + Double(k) * step, x: random.gaussian(sigma: 0.3), y: random.gaussian(sigma: 0.3),
-                                   z: 9.81 + random.gaussian(sigma: 0.5))
-            }
-            let body = ChunkBody(sequence: sequence, fixes: part.map {
-                ChunkBody.Fix(time: $0.time, lat: $0.latitude, lng: $0.longitude, accuracy: $0.accuracy)
-            }, acceleration: acceleration)
-            return try encoder.encode(body)
-        }
-    }
-
-    struct ChunkBody: Encodable {
-        struct Fix: Encodable {
-            var time: Double, lat: Double, lng: Double, accuracy: Double?
-        }
-
-        var sequence: Int
-        var fixes: [Fix]
-        var acceleration: [AccelerationSample]
     }
 }

@@ -7,7 +7,8 @@ import RoadNetwork
 
 /// A simulated ride along a session's route (the bench's copy of the idea of the navigation tests' `RideAlongRoute`,
 /// which lives in a test target): a position every `spacing` metres along the route's geometry, with the course of the
-/// line there, optionally pushed `sideways` metres to the right of it — ground truth known by construction.
+/// line there, optionally pushed `sideways` metres to the right of it — ground truth known by construction. Used by
+/// `waypoint-bench navigation` and by the gateway benchmark's bike mix.
 struct RideAlong: Sendable {
     /// One simulated fix: where, heading where, how far along the route (metres from its start, on the geometry).
     struct Fix: Sendable, Hashable {
@@ -43,6 +44,13 @@ struct RideAlong: Sendable {
             travelled += length
         }
         return fixes
+    }
+
+    /// The fix `along` metres from the route's start (at its end beyond its length); `nil` for a route of fewer than
+    /// two points.
+    func fix(at along: Double) -> Fix? {
+        let at = min(max(0, along), length)
+        return fixes(spacing: .infinity, from: at, to: at).first
     }
 
     /// The route's length on its geometry.

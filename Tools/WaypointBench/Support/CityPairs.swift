@@ -2,12 +2,12 @@ import Foundation
 import RoadNetwork
 import ServiceTesting
 
-/// Origin–destination pairs for `waypoint-bench navigation`, city by city on one network of several extracts: each city
-/// is the vertices nearest to its centre (``NavigationBenchCity``); its *main component* is the largest strongly
-/// connected component of the bike graph among them (every vertex of it reaches every other, so a route always exists
-/// on the profile's weights, and the community layer never forbids what the profile allows). A pair is two random
-/// points inside the city's bounding box, each snapped to the nearest vertex of that component, at least
-/// `minimumMetres` and at most `maximumMetres` apart.
+/// Origin–destination pairs for `waypoint-bench navigation` and the gateway benchmark's bike mix, city by city on one
+/// network of one or several extracts: each city is the vertices nearest to its centre (``NavigationBenchCity``); its
+/// *main component* is the largest strongly connected component of the bike graph among them (every vertex of it
+/// reaches every other, so a route always exists on the profile's weights, and the community layer never forbids what
+/// the profile allows). A pair is two random points inside the city's bounding box, each snapped to the nearest vertex
+/// of that component, at least `minimumMetres` and at most `maximumMetres` apart.
 struct CityPairs: Sendable {
     /// One city's part of the network.
     struct City: Sendable {

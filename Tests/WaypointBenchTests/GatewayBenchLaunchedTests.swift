@@ -1,0 +1,60 @@
+import Foundation
+import ReferenceData
+import ServiceTesting
+import Testing
+
+/// `waypoint-bench gateway` as an operator runs it, at toy sizes, over the built executables: the real launcher starts
+/// the whole platform, the bench seeds it, sets the bike mix up through the public APIs (administrator, moderator,
+/// riders, approved paths, sessions, trips) and runs both mixes. Proves the mixes' requests are valid (no error), not
+/// how fast they are: debug builds on a shared machine.
+@Suite("waypoint-bench gateway over a launched platform", .serialized)
+struct GatewayBenchLaunchedTests {
+    @Test("a tiny run prints every key, with the bike mix's four kinds and no error in either mix", .timeLimit(.minutes(10)))
+    func tinyRun() async throws {
+        let bench = try BuiltExecutable.url(named: "waypoint-bench")
+        let data = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
+        let directory = TemporaryDirectory("waypoint-bench-gateway-test")
+        defer { directory.remove() }
+        let arguments = [
+            "gateway", "--bin-path", bench.deletingLastPathComponent().path, "--directory", directory.url.path,
+            "--tours", "20", "--rate", "20", "--duration", "3", "--warmup", "1", "--connections", "4",
+            "--overhead-requests", "10", "--overhead-rate", "20", "--idle-connections", "4", "--idle-hold", "1", "--idle-sample", "2",
+            "--bike-rate", "20", "--bike-duration", "3", "--bike-sessions", "4", "--bike-paths", "4", "--bike-connections", "4",
+            "--settle-timeout", "0", "--ready-timeout", "240",
+        ]
+        let stdout = directory.url.appendingPathComponent("stdout.json"), stderr = directory.url.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = bench
+        process.arguments = arguments
+        // The test run's own WAYPOINT_* settings stay out of the platform; the reference data is named explicitly.
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
+            .merging(["WAYPOINT_REFERENCE_DATA_DIR": data.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(200)) }
+        let log = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+        let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
+        try #require(process.terminationStatus == 0, "waypoint-bench gateway exited \(process.terminationStatus):\n\(tail)")
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: stdout)) as? [String: Any], "stdout is one JSON object")
+        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike"])
+        #expect(json["errors"] as? Int == 0, "the tours mix:\n\(tail)")
+        let bike = try #require(json["bike"] as? [String: Any])
+        #expect(Set(bike.keys) == ["errors", "route_ms", "position_ms", "upload_ms", "bbox_ms"])
+        #expect(bike["errors"] as? Int == 0, "the bike mix:\n\(tail)")
+        for key in ["route_ms", "position_ms", "upload_ms", "bbox_ms"] {
+            let times = try #require(bike[key] as? [String: Any], "\(key)")
+            let p50 = try #require(times["p50"] as? Double), p99 = try #require(times["p99"] as? Double)
+            #expect(p50 > 0 && p50 <= p99 && p99 < 10_000, "\(key): \(times)")
+        }
+        // The setup went through every step on the real services, and every process stopped.
+        for line in ["4 riders registered and signed in", "paths drafted by the riders and approved by the moderator",
+                     "4 navigation sessions started through the gateway", "4 trips started through the gateway", "every process stopped"] {
+            #expect(log.contains(line), "stderr has “\(line)”")
+        }
+    }
+}
