@@ -63,7 +63,13 @@ extension GatewayBench {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-bench-gateway-roads").path
         let network = try RoadNetworkLoader.load(extracts: [directory.appendingPathComponent(krems.file).path], cacheDirectory: cache)
         let cities = CityPairs(graph: network.graph, centres: [krems])
-        logger.info("bike mix: \(krems.file): \(network.graph.vertexCount) vertices, main component \(cities.cities[0].latitudes.count)")
+        let city = cities.cities[0]
+        let width = RoadPoint(latitude: city.south, longitude: city.west).metres(to: RoadPoint(latitude: city.south, longitude: city.east))
+        let height = RoadPoint(latitude: city.south, longitude: city.west).metres(to: RoadPoint(latitude: city.north, longitude: city.west))
+        logger.info("""
+            bike mix: \(krems.file): \(network.graph.vertexCount) vertices, main component \(city.latitudes.count) in \
+            \(String(format: "%.1f × %.1f km", width / 1_000, height / 1_000))
+            """)
         return cities
     }
 
