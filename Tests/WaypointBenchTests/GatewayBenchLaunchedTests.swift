@@ -52,7 +52,7 @@ struct GatewayBenchLaunchedTests {
             #expect(p50 > 0 && p50 <= p99 && p99 < 10_000, "\(key): \(times)")
         }
         // The setup went through every step on the real services, and every process stopped.
-        for line in ["4 riders registered and signed in", "paths drafted by the riders and approved by the moderator",
+        for line in ["4 riders registered and signed in", "paths drafted by the riders and approved by the moderators (1)",
                      "4 navigation sessions started through the gateway", "4 trips started through the gateway", "every process stopped"] {
             #expect(log.contains(line), "stderr has “\(line)”")
         }

@@ -6,12 +6,12 @@ import NIOHTTP1
 import RoadNetwork
 
 /// What the bike mix needs before it starts, made on the launched platform through the public APIs (untimed): rider
-/// accounts, a moderator, approved paths, a navigation session per rider and a trip per rider.
+/// accounts, moderators, approved paths, a navigation session per rider and a trip per rider.
 ///
 /// Everything goes through the gateway except sign-up and sign-in, which go to auth directly: the gateway limits
 /// `/v1/auth/*` to 100 requests a minute per client address (`docs/gateway.md`), and the setup is one address making a
 /// thousand accounts — a burst that limit exists to stop, not the workload being measured. The administrator who makes
-/// the moderator is created before the platform starts (`auth create-admin`, ``GatewayBench``).
+/// the moderators is created before the platform starts (`auth create-admin`, ``GatewayBench``).
 struct BikeSetup: Sendable {
     /// The gateway's and auth's base URLs.
     let gateway: BenchHTTP
@@ -46,17 +46,25 @@ struct BikeSetup: Sendable {
         return accounts
     }
 
-    /// A moderator's access token: `benchmoderator` registered, granted `moderator` by the administrator through the
-    /// gateway (`PUT /v1/users/{id}/roles/moderator`), then signed in (the role is in tokens issued after the grant).
-    func moderator() async throws -> String {
-        let account = try await register(username: "benchmoderator", email: "bench-moderator@example.com")
+    /// Paths one moderator reviews: a claim and a decision each, so 200 requests — a third of the gateway's default
+    /// per-user limit (600 a minute).
+    static let pathsPerModerator = 100
+
+    /// The access tokens of `count` moderators: `benchmoderator0`, … registered, granted `moderator` by the
+    /// administrator through the gateway (`PUT /v1/users/{id}/roles/moderator`), then signed in (the role is in tokens
+    /// issued after the grant).
+    func moderators(_ count: Int) async throws -> [String] {
         let admin = try await signIn(email: Self.administrator.email)
-        _ = try await gateway.send(.PUT, "/v1/users/\(account.id)/roles/moderator", body: nil, token: admin.token, expect: [.ok, .noContent])
-        let moderator = try await signIn(email: "bench-moderator@example.com")
-        guard try Self.claims(of: moderator.token)["role"] as? String == "moderator" else {
-            throw BenchError("bike setup: the moderator's token does not carry the moderator role")
+        return try await Self.concurrently(Array(0..<count)) { index in
+            let email = "bench-moderator\(index)@bench.example.com"
+            let account = try await register(username: "benchmoderator\(index)", email: email)
+            _ = try await gateway.send(.PUT, "/v1/users/\(account.id)/roles/moderator", body: nil, token: admin.token, expect: [.ok])
+            let moderator = try await signIn(email: email)
+            guard try Self.claims(of: moderator.token)["role"] as? String == "moderator" else {
+                throw BenchError("bike setup: a moderator's token does not carry the moderator role")
+            }
+            return moderator.token
         }
-        return moderator.token
     }
 
     /// The same accounts with new access tokens (`POST /v1/auth/refresh`, no password check), for a run whose setup took
@@ -96,13 +104,13 @@ struct BikeSetup: Sendable {
     // MARK: Approved paths
 
     /// A draft per pair by the riders in turn (one drawn line between the pair's points, routed by path-review's
-    /// planner), published, claimed and approved by the moderator — all through the gateway. Drafts the planner refuses
-    /// (422) are skipped and counted. Returns the number approved.
-    func approvedPaths(_ pairs: [(city: Int, from: RoadPoint, to: RoadPoint)], authors: [Account], moderator: String) async throws -> Int {
+    /// planner), published, claimed and approved by the moderators in turn (``pathsPerModerator`` each) — all through the
+    /// gateway. Drafts the planner refuses (422) are skipped and counted. Returns the number approved.
+    func approvedPaths(_ pairs: [(city: Int, from: RoadPoint, to: RoadPoint)], authors: [Account], moderators: [String]) async throws -> Int {
         let clock = ContinuousClock(), started = clock.now
         let conditions = ["optimal", "optimal", "medium", "medium", "sufficient"]
         let outcomes = try await Self.concurrently(Array(pairs.enumerated())) { index, pair -> Bool in
-            let author = authors[index % authors.count].token
+            let author = authors[index % authors.count].token, moderator = moderators[index % moderators.count]
             let line: [[String: Double]] = [["lat": pair.from.latitude, "lng": pair.from.longitude], ["lat": pair.to.latitude, "lng": pair.to.longitude]]
             let draft: [String: Any] = ["name": "Bench bike path \(index + 1)", "condition": conditions[index % conditions.count], "pieces": [["line": line]]]
             let created = try await gateway.send(.POST, "/v1/paths/drafts", body: try JSONSerialization.data(withJSONObject: draft), token: author,
@@ -116,7 +124,7 @@ struct BikeSetup: Sendable {
         }
         let approved = outcomes.count { $0 }
         logger.info("""
-            bike setup: \(approved) paths drafted by the riders and approved by the moderator through the gateway \
+            bike setup: \(approved) paths drafted by the riders and approved by the moderators (\(moderators.count)) through the gateway \
             (\(pairs.count - approved) drafts refused by the planner) in \(secondsText(clock.now - started)) s
             """)
         return approved
@@ -132,7 +140,7 @@ struct BikeSetup: Sendable {
             let object = try Self.object(try await gateway.send(.GET, path, body: nil, token: nil, expect: [.ok]))
             listed = (object["features"] as? [Any])?.count ?? 0
             if listed >= min(count, 500) || object["truncated"] as? Bool == true { return }
-            try await Task.sleep(for: .milliseconds(250))
+            try await Task.sleep(for: .milliseconds(500))
         }
         throw BenchError("bike setup: the path listing shows \(listed) of \(count) approved paths after 120 s")
     }

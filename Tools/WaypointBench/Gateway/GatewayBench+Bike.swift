@@ -17,7 +17,7 @@ extension GatewayBench {
     /// with its warm-up lasts `--warmup` + `--bike-duration` seconds).
     static let tokenRefreshAge: Duration = .seconds(600)
 
-    /// The bike mix's setup on the launched platform (``BikeSetup``; untimed): the riders and the moderator, approved
+    /// The bike mix's setup on the launched platform (``BikeSetup``; untimed): the riders and the moderators, approved
     /// paths, a session and a trip per rider; then the requests' route pairs and boxes, all drawn on the platform's
     /// street network (krems.osm.gz, the services' default extract) with `--seed`.
     func prepareBike(_ state: LaunchedPlatform.State, client: HTTPClient, logger: Logger) async throws -> PreparedBike {
@@ -46,8 +46,8 @@ extension GatewayBench {
 
         let setup = BikeSetup(gateway: BenchHTTP(client: client, base: state.gatewayURL), auth: BenchHTTP(client: client, base: auth.url), logger: logger)
         let riders = try await setup.riders(bikeSessions)
-        let moderator = try await setup.moderator()
-        let approved = try await setup.approvedPaths(pathPairs, authors: riders, moderator: moderator)
+        let moderators = try await setup.moderators((bikePaths + BikeSetup.pathsPerModerator - 1) / BikeSetup.pathsPerModerator)
+        let approved = try await setup.approvedPaths(pathPairs, authors: riders, moderators: moderators)
         try await setup.waitForListing(approved, box: BoxQuery(city: 0, west: city.west, south: city.south, east: city.east, north: city.north, zoom: 14))
         let sessions = try await setup.sessions(riders, pairs: sessionPairs)
         let trips = try await setup.trips(sessions)
@@ -63,7 +63,13 @@ extension GatewayBench {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-bench-gateway-roads").path
         let network = try RoadNetworkLoader.load(extracts: [directory.appendingPathComponent(krems.file).path], cacheDirectory: cache)
         let cities = CityPairs(graph: network.graph, centres: [krems])
-        logger.info("bike mix: \(krems.file): \(network.graph.vertexCount) vertices, main component \(cities.cities[0].latitudes.count)")
+        let city = cities.cities[0]
+        let width = RoadPoint(latitude: city.south, longitude: city.west).metres(to: RoadPoint(latitude: city.south, longitude: city.east))
+        let height = RoadPoint(latitude: city.south, longitude: city.west).metres(to: RoadPoint(latitude: city.north, longitude: city.west))
+        logger.info("""
+            bike mix: \(krems.file): \(network.graph.vertexCount) vertices, main component \(city.latitudes.count) in \
+            \(String(format: "%.1f × %.1f km", width / 1_000, height / 1_000))
+            """)
         return cities
     }
 

@@ -20,7 +20,7 @@ struct GatewayBench: AsyncParsableCommand {
             directly to tour-management and through the gateway, with Cache-Control: no-cache, at low concurrency); the \
             mixed load (tour search 60 %, tour detail 30 %, destinations 10 %) from a constant-rate open-loop generator \
             measuring from each request's intended send time; then the bike mix (--bike-rate; 0 skips it): riders, a \
-            moderator, approved paths, a navigation session and a trip per rider made first, then route searches 20 %, \
+            moderators, approved paths, a navigation session and a trip per rider made first, then route searches 20 %, \
             position updates 50 %, trip chunk uploads 2 %, path bbox reads 28 % through the gateway (after the tours mix, \
             or at the same time with --bike-with-tours); the idle connections. Stops the platform with SIGINT and \
             removes the data directory (unless --keep). Needs the release products of waypoint, auth, tour-management, \
@@ -68,7 +68,7 @@ struct GatewayBench: AsyncParsableCommand {
     @Option(help: "Riders of the bike mix, each with a navigation session sending fixes and a trip uploading chunks.")
     var bikeSessions = 1_000
 
-    @Option(help: "Paths drafted by the riders and approved by a moderator before the bike mix (what bbox reads find).")
+    @Option(help: "Paths drafted by the riders and approved by moderators before the bike mix (what bbox reads find).")
     var bikePaths = 300
 
     @Option(help: "Anonymous connections (client addresses) of the bike mix's route searches and bbox reads.")
@@ -179,7 +179,7 @@ struct GatewayBench: AsyncParsableCommand {
     }
 
     /// `auth create-admin` on the data directory before the platform first starts, with the secrets the services will
-    /// have: the administrator who grants the bike mix's moderator its role (no route grants `admin`; docs/auth.md).
+    /// have: the administrator who grants the bike mix's moderators their role (no route grants `admin`; docs/auth.md).
     private func createAdministrator(binDirectory: URL, dataDirectory: URL, secrets: LaunchedPlatform.Secrets, settings: [String: String],
                                      logger: Logger) throws {
         let log = dataDirectory.appendingPathComponent("create-admin.log")
@@ -199,7 +199,7 @@ struct GatewayBench: AsyncParsableCommand {
         guard process.terminationStatus == 0 else {
             throw BenchError("auth create-admin failed (status \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         }
-        logger.info("administrator \(BikeSetup.administrator.email) created (auth create-admin) for the bike mix's moderator")
+        logger.info("administrator \(BikeSetup.administrator.email) created (auth create-admin) for the bike mix's moderators")
     }
 
     /// Appends the corpus to tour-management's log where the service will open it (`TourManagementConfiguration` over
