@@ -62,7 +62,8 @@ struct ProducerDeliveryTests {
         try cluster.setBrokerDown(1)
         let messages = KafkaTestSupport.messages(topic: "waypoint.outage", count: 200, keys: 20)
         let sending = Task { try await producer.send(messages) }
-        try await waitUntil("all 200 messages are enqueued", timeout: .seconds(30), interval: .milliseconds(50)) { producer.pendingDeliveryCount == 200 }
+        // The bounds are generous: alone this takes seconds, beside the whole suite on 2 cores it took over 30.
+        try await waitUntil("all 200 messages are enqueued", timeout: .seconds(90), interval: .milliseconds(50)) { producer.pendingDeliveryCount == 200 }
         // A deliberate observation window: nothing can be delivered while the broker refuses connections.
         try await Task.sleep(for: .seconds(1))
         #expect(producer.pendingDeliveryCount == 200)
@@ -70,7 +71,7 @@ struct ProducerDeliveryTests {
         #expect(producer.failedMessageCount == 0)
 
         try cluster.setBrokerUp(1)
-        try await KafkaTestSupport.within(.seconds(30)) { try await sending.value }
+        try await KafkaTestSupport.within(.seconds(90)) { try await sending.value }
         #expect(producer.deliveredMessageCount == 201)
         await producer.shutdown()
 

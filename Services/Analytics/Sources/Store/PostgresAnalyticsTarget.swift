@@ -23,6 +23,9 @@ public struct PostgresAnalyticsTarget: ConsumerTarget {
         statements = AnalyticsStatements(tables, dialect: .postgres)
     }
 
+    /// Every consumer analytics runs (live and rebuild, every topic), in name order.
+    static let everyConsumer = AnalyticsConfiguration.allTopics.flatMap { [AnalyticsConsumerName.live($0), AnalyticsConsumerName.rebuild($0)] }.sorted()
+
     /// `pg_advisory_xact_lock` key of a consumer.
     static func lockKey(_ consumer: String) -> Int64 {
         Int64(bitPattern: consumer.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
@@ -32,6 +35,14 @@ public struct PostgresAnalyticsTarget: ConsumerTarget {
         try await database.createSchemaIfNeeded()
         let prefix = "consumer:\(name):", tables = tables, logger = database.logger
         return try await database.transaction { connection in
+            // Every batch takes its consumer's advisory lock before it writes. `CREATE … IF NOT EXISTS` locks the table
+            // even when the index exists (a ShareLock, which a batch's writes wait for), so DDL beside a batch of
+            // another topic deadlocked (40P01: the topics' consumers start together; a rebuild prepares while the live
+            // ones run). Holding every consumer's lock — live and rebuild, in name order, the order the swap takes the
+            // live ones in — the statements run with no batch in flight.
+            for consumer in Self.everyConsumer {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockKey(consumer)))", logger: logger)
+            }
             try await PostgresCheckpoints.migrate(connection, logger: logger)
             for statement in AnalyticsSchema.createStatements(tables, dialect: .postgres) {
                 try await connection.query("\(unescaped: statement)", logger: logger)
