@@ -18,10 +18,12 @@ import Testing
 struct AnalyticsRoutesTests {
     static let today = Scenario.date("2026-03-31T12:00:00Z")
 
-    /// The service over SQLite holding the scenario, with no consumers (the events are delivered directly).
-    static func withApplication<T: Sendable>(_ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
+    /// The service over SQLite holding `events` (the scenario's by default), with no consumers (the events are delivered
+    /// directly), its clock at `today`.
+    static func withApplication<T: Sendable>(events: [PublishedEvent] = Scenario.events.events, today: Date = Self.today,
+                                             _ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
         try await AnalyticsHarness.withStorage(.sqlite) { storage in
-            try await AnalyticsHarness.deliver(Scenario.events.events, to: storage)
+            try await AnalyticsHarness.deliver(events, to: storage)
             let configuration = AnalyticsConfiguration(
                 service: ServiceConfiguration(serviceName: "analytics", port: 0, logLevel: .warning),
                 runtime: storage.settings)
@@ -29,7 +31,7 @@ struct AnalyticsRoutesTests {
             let app = try server.application(
                 consumers: [], metrics: ServiceMetrics(),
                 keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
-                logger: AnalyticsHarness.quiet, now: { Self.today })
+                logger: AnalyticsHarness.quiet, now: { today })
             return try await body(app)
         }
     }

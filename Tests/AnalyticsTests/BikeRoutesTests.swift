@@ -18,17 +18,7 @@ struct BikeRoutesTests {
 
     /// The service over SQLite holding the bike scenario (events delivered directly, no consumers).
     static func withApplication<T: Sendable>(_ body: @Sendable (ServiceApplication) async throws -> T) async throws -> T {
-        try await AnalyticsHarness.withStorage(.sqlite) { storage in
-            try await AnalyticsHarness.deliver(B.events.events, to: storage)
-            let configuration = AnalyticsConfiguration(service: ServiceConfiguration(serviceName: "analytics", port: 0, logLevel: .warning),
-                                                       runtime: storage.settings)
-            let server = try await AnalyticsServer.assemble(configuration, storage: storage, logger: AnalyticsHarness.quiet)
-            let app = try server.application(
-                consumers: [], metrics: ServiceMetrics(),
-                keySource: StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey]),
-                logger: AnalyticsHarness.quiet, now: { Self.today })
-            return try await body(app)
-        }
+        try await AnalyticsRoutesTests.withApplication(events: B.events.events, today: Self.today, body)
     }
 
     static func get(_ client: any TestClientProtocol, _ uri: String, token: String?) async throws -> AnalyticsRoutesTests.Answer {
