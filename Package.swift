@@ -354,7 +354,7 @@ let package = Package(
         .executableTarget(
             name: "WaypointCLI",
             dependencies: [
-                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork",
+                "TourManagement", "Analytics", "ReferenceData", "RoadNetwork", "Geo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

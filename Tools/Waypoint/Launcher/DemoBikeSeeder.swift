@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import NIOHTTP1
 
 /// The bike side of the demo, through the public APIs: an administrator (`auth create-admin`), the moderator they
@@ -40,7 +41,7 @@ public struct DemoBikeSeeder: Sendable {
         let existing = (drafts["drafts"] as? [[String: Any]] ?? []).reduce(into: [String: String]()) { found, row in
             if let name = row["name"] as? String, let id = row["id"] as? String { found[name] = id }
         }
-        var rideRoute: [(lat: Double, lng: Double)] = []
+        var rideRoute: [Coordinate] = []
         for path in DemoData.paths {
             var draft: [String: Any]
             if let id = existing[path.name] {
@@ -104,15 +105,15 @@ public struct DemoBikeSeeder: Sendable {
             throw LauncherError("the draft of \(path.name) answered no id, ETag or route")
         }
         let middle = route[route.count / 2]
-        content["obstacles"] = [["type": "pothole", "point": ["lat": middle.lat, "lng": middle.lng], "note": note]]
+        content["obstacles"] = [["type": "pothole", "point": ["lat": middle.latitude, "lng": middle.longitude], "note": note]]
         return try await client.send(.PUT, "\(pathsBase)/v1/paths/drafts/\(id)", token: token, body: content,
                                      headers: ["If-Match": version], expect: [200]).json
     }
 
-    /// A draft's route, `(lat, lng)` in order (its GeoJSON LineString).
-    static func coordinates(of draft: [String: Any]) -> [(lat: Double, lng: Double)] {
+    /// A draft's route in order (its GeoJSON LineString, `[lng, lat]`).
+    static func coordinates(of draft: [String: Any]) -> [Coordinate] {
         let line = (draft["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []
-        return line.compactMap { $0.count >= 2 ? (lat: $0[1], lng: $0[0]) : nil }
+        return line.compactMap { $0.count >= 2 ? try? Coordinate(latitude: $0[1], longitude: $0[0]) : nil }
     }
 
     /// 17:00 UTC of the day before `now`.
@@ -123,24 +124,14 @@ public struct DemoBikeSeeder: Sendable {
         return today.addingTimeInterval(-7 * 3_600)
     }
 
-    /// A GPX 1.1 track along `route` at `speed` m/s, one point a second from `start` (positions interpolated on the
-    /// great circle's flat approximation, which is exact enough over a route's few-metre segments), elevation 200 m
-    /// rising 1 m per 100 m ridden.
-    static func gpx(along route: [(lat: Double, lng: Double)], start: Date, speed: Double, name: String) -> String {
-        var points: [(lat: Double, lng: Double, metres: Double)] = []
-        var ridden = 0.0, next = 0.0
-        for (a, b) in zip(route, route.dropFirst()) {
-            let metresPerDegreeLng = 111_320 * cos(a.lat * .pi / 180)
-            let dx = (b.lng - a.lng) * metresPerDegreeLng, dy = (b.lat - a.lat) * 111_320
-            let length = (dx * dx + dy * dy).squareRoot()
-            while next <= ridden + length, length > 0 {
-                let t = (next - ridden) / length
-                points.append((a.lat + (b.lat - a.lat) * t, a.lng + (b.lng - a.lng) * t, next))
-                next += speed
-            }
-            ridden += length
+    /// A GPX 1.1 track along `route` at `speed` m/s, one point a second from `start` (Geo's `Polyline.points(every:)`),
+    /// elevation 200 m rising 1 m per 100 m ridden.
+    static func gpx(along route: [Coordinate], start: Date, speed: Double, name: String) -> String {
+        let line = Polyline(route)
+        let length = line.length
+        let points = line.points(every: speed).enumerated().map { index, point in
+            (lat: point.latitude, lng: point.longitude, metres: min(Double(index) * speed, length))
         }
-        if let last = route.last { points.append((last.lat, last.lng, ridden)) }
         let formatter = ISO8601DateFormatter()
         let track = points.map { point in
             let time = formatter.string(from: start.addingTimeInterval(point.metres / speed))
