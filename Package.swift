@@ -533,9 +533,11 @@ let package = Package(
             dependencies: [
                 "PathReview", "Contracts", "ContractTesting", "EventSourcing", "Geo", "Messaging", "ReferenceData",
                 "RoadNetwork", "ServiceKit", "ServiceTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/PathReviewTests"
         ),
