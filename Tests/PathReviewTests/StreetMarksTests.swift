@@ -100,4 +100,77 @@ struct StreetMarksTests {
             #expect(try await overlay.coveredSegments([]) == [])
         }
     }
+
+    @Test("the in-memory overlay: one load per version, shared by concurrent asks; approvals, marks and retirements move the version, conditions and obstacles do not; a failed load is retried",
+          arguments: TestBackend.enabled)
+    func cache(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { _, server in
+            let reads = CountingOverlayReads(server.streetStatus.overlay)
+            let cache = StreetOverlayCache(catalog: server.roads.streets, reads: reads)
+            let street = try Self.hafen(server).street
+            let pair = server.roads.streets.representativeSegments(of: street)[0]
+            let empty = try await cache.current()
+            #expect(empty.version == 0 && empty.covered.isEmpty && empty.marked.isEmpty && reads.loads == 1)
+            _ = try await cache.current()
+            #expect(reads.loads == 1, "the same version: answered from memory")
+
+            let path = UUID()
+            try await ApprovedNetworkLookupTests.approve(path, nodes: pair, [[15.6, 48.41], [15.601, 48.41]], server)
+            try await server.approvedNetwork.catchUp()
+            let asked = try await withThrowingTaskGroup(of: StreetOverlayCache.Snapshot.self) { group in
+                for _ in 0..<8 { group.addTask { try await cache.current() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(asked.allSatisfy { $0.covered == [pair] && $0.version > 0 } && reads.loads == 2, "eight asks after the approval, one load")
+            let approved = try await reads.overlayVersion()
+
+            try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: path, condition: "rough", source: .moderator,
+                                                                          changedAt: ApprovedNetworkLookupTests.t0), path: path, server)
+            try await ApprovedNetworkLookupTests.confirm(UUID(), on: path, at: 60, server)
+            try await server.approvedNetwork.catchUp()
+            #expect(try await reads.overlayVersion() == approved, "a condition and an obstacle leave the streets as they were")
+            _ = try await cache.current()
+            #expect(reads.loads == 2)
+
+            let mark = StreetCompatibilityChanged(streetId: street.id, osmNodes: [pair], compatible: false, changedAt: ApprovedNetworkLookupTests.t0)
+            _ = try await server.storage.store.append([try NewEvent(eventType: StreetCompatibilityChanged.eventType, schemaVersion: 1, encoding: mark)],
+                                                      to: StreetMarkAggregate.streamID(street.id), expectedVersion: .any)
+            try await server.approvedNetwork.catchUp()
+            reads.failNextLoad()
+            await #expect(throws: CountingOverlayReads.Failure.self) { try await cache.current() }
+            let marked = try await cache.current()
+            #expect(marked.marked == [street.id] && marked.version > approved && reads.loads == 4, "the failed load is retried by the next ask")
+
+            try await ApprovedNetworkLookupTests.append(PathRetired(pathId: path, retiredAt: ApprovedNetworkLookupTests.t0), path: path, server)
+            try await server.approvedNetwork.catchUp()
+            let retired = try await cache.current()
+            #expect(retired.covered.isEmpty && retired.marked == [street.id] && retired.version > marked.version && reads.loads == 5)
+        }
+    }
+}
+
+/// ``StreetOverlayReads`` over the real store, counting whole-catalogue loads (a `coveredSegments` call) and failing
+/// one on request.
+final class CountingOverlayReads: StreetOverlayReads, @unchecked Sendable {
+    struct Failure: Error {}
+    let base: any StreetOverlayReads
+    private let lock = NSLock()
+    private var counted = 0, failing = false
+
+    init(_ base: any StreetOverlayReads) { self.base = base }
+
+    var loads: Int { lock.withLock { counted } }
+    func failNextLoad() { lock.withLock { failing = true } }
+
+    func markedStreets(_ ids: [Int64]) async throws -> Set<Int64> { try await base.markedStreets(ids) }
+    func overlayVersion() async throws -> Int64 { try await base.overlayVersion() }
+    func coveredSegments(_ pairs: [[Int64]]) async throws -> Set<[Int64]> {
+        let fail = lock.withLock { () -> Bool in
+            counted += 1
+            defer { failing = false }
+            return failing
+        }
+        if fail { throw Failure() }
+        return try await base.coveredSegments(pairs)
+    }
 }

@@ -14,6 +14,15 @@ public enum ApprovedNetworkEvent: Sendable {
     /// A moderator marked a street incompatible, or lifted the mark.
     case streetChanged(StreetCompatibilityChanged)
 
+    /// Whether it changes what streets the approved network covers or marks (``StreetOverlayReads/overlayVersion()``):
+    /// an approval, a retirement, a street's mark — not a path's condition or its obstacles.
+    public var changesStreetOverlay: Bool {
+        switch self {
+        case .approved, .retired, .streetChanged: true
+        case .statusChanged, .obstacleConfirmed, .obstacleResolved: false
+        }
+    }
+
     /// The event in `envelope`, or `nil` for a type the `approved_paths` read model does not fold.
     public static func decode(_ envelope: EventEnvelope) throws -> ApprovedNetworkEvent? {
         try types.decode(envelope)
@@ -57,8 +66,9 @@ enum ApprovedNetworkFold {
 /// mark holds) — the overlay on the road network that drafts and street listings read.
 public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks"]
-    public var schemaVersion: Int { 3 }
+    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks",
+                         "approved_network_version"]
+    public var schemaVersion: Int { 4 }
 
     /// Creates it.
     public init() {}
@@ -77,11 +87,16 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
             CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id);
             CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id);
             CREATE TABLE \(t("street_marks")) (street_id INTEGER PRIMARY KEY, marked_us INTEGER NOT NULL);
+            CREATE TABLE \(t("approved_network_version")) (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
+            INSERT INTO \(t("approved_network_version")) (id, position) VALUES (1, 0);
             """)
     }
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
         guard let decoded = try ApprovedNetworkEvent.decode(event) else { return }
+        if decoded.changesStreetOverlay {
+            try db.execute(sql: "UPDATE \(t("approved_network_version")) SET position = ? WHERE id = 1", arguments: [event.position])
+        }
         switch decoded {
         case .approved(let e): try approve(e, db, t)
         case .statusChanged(let e):
@@ -146,8 +161,8 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 /// with a GiST index.
 public struct PostgresApprovedNetworkProjection: PostgresProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles", "street_marks"]
-    public var schemaVersion: Int { 3 }
+    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles", "street_marks", "approved_network_version"]
+    public var schemaVersion: Int { 4 }
 
     /// Creates it.
     public init() {}
@@ -172,6 +187,8 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
             "CREATE INDEX \(t.index("approved_path_obstacles_path")) ON \(t("approved_path_obstacles")) (path_id)",
             "CREATE INDEX \(t.index("approved_path_obstacles_age")) ON \(t("approved_path_obstacles")) (last_confirmed_us, obstacle_id)",
             "CREATE TABLE \(t("street_marks")) (street_id bigint PRIMARY KEY, marked_us bigint NOT NULL)",
+            "CREATE TABLE \(t("approved_network_version")) (id integer PRIMARY KEY CHECK (id = 1), position bigint NOT NULL)",
+            "INSERT INTO \(t("approved_network_version")) (id, position) VALUES (1, 0)",
         ] {
             try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
@@ -179,6 +196,10 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
 
     public func apply(_ event: EventEnvelope, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         guard let decoded = try ApprovedNetworkEvent.decode(event) else { return }
+        if decoded.changesStreetOverlay {
+            try await connection.query("UPDATE \(unescaped: t("approved_network_version")) SET position = \(event.position) WHERE id = 1",
+                                       logger: connection.logger)
+        }
         let paths = t("approved_paths"), obstacles = t("approved_path_obstacles")
         switch decoded {
         case .approved(let e): try await approve(e, connection, t)

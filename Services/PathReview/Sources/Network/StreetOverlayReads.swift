@@ -11,6 +11,9 @@ public protocol StreetOverlayReads: Sendable {
     func markedStreets(_ ids: [Int64]) async throws -> Set<Int64>
     /// Of `pairs` (`[min, max]` OSM node ids), those that are a segment of an approved path.
     func coveredSegments(_ pairs: [[Int64]]) async throws -> Set<[Int64]>
+    /// The log position of the last event that changed the two answers above (an approval, a retirement, a street's
+    /// mark; 0 before any): equal positions, equal answers — what ``StreetOverlayCache`` keys its copy on.
+    func overlayVersion() async throws -> Int64
 }
 
 /// Pairs are asked in chunks: SQLite binds at most 32,766 values a statement, and smaller statements plan faster.
@@ -19,6 +22,10 @@ enum StreetOverlayChunks {
 }
 
 extension SQLiteApprovedNetworkStore: StreetOverlayReads {
+    public func overlayVersion() async throws -> Int64 {
+        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT position FROM approved_network_version WHERE id = 1") ?? 0 }
+    }
+
     public func markedStreets(_ ids: [Int64]) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         return try await database.read { db in
@@ -54,6 +61,13 @@ extension SQLiteApprovedNetworkStore: StreetOverlayReads {
 }
 
 extension PostgresApprovedNetworkStore: StreetOverlayReads {
+    public func overlayVersion() async throws -> Int64 {
+        var position: Int64 = 0
+        for try await (value) in try await database.client.query("SELECT position FROM approved_network_version WHERE id = 1",
+                                                                 logger: database.logger).decode(Int64.self) { position = value }
+        return position
+    }
+
     public func markedStreets(_ ids: [Int64]) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         var marked = Set<Int64>()

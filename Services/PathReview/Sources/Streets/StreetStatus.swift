@@ -3,10 +3,12 @@ import RoadNetwork
 
 /// A street's whole compatibility: the catalogue's (the profile) with what the approved network says now — covered by
 /// approved paths (``coveredShare`` of its length; an edge counts when its middle segment is on a path), marked
-/// incompatible by a moderator (``StreetOverlayReads`` on the `approved_paths` read model).
+/// incompatible by a moderator (``StreetOverlayReads`` on the `approved_paths` read model, through the in-memory
+/// ``StreetOverlayCache``).
 public struct StreetStatus: Sendable {
     let catalog: StreetCatalog
     let overlay: any StreetOverlayReads
+    let cache: StreetOverlayCache
 
     /// The share of a street's length approved paths must run along for it to be covered. Not all of it: a street is
     /// a named chain that may branch (a fork, a short spur to a square), and a path drawn along it end to end leaves
@@ -17,14 +19,15 @@ public struct StreetStatus: Sendable {
     public init(catalog: StreetCatalog, overlay: any StreetOverlayReads) {
         self.catalog = catalog
         self.overlay = overlay
+        cache = StreetOverlayCache(catalog: catalog, reads: overlay)
     }
 
     /// `entries` with every reason that applies now, in ``StreetCompatibility/Reason``'s order.
     public func resolve(_ entries: [StreetCatalog.Entry]) async throws -> [StreetCatalog.Entry] {
         guard !entries.isEmpty else { return [] }
-        let marked = try await overlay.markedStreets(entries.map(\.street.id))
+        let overlay = try await cache.current()
+        let (marked, covered) = (overlay.marked, overlay.covered)
         let segments = entries.map { catalog.representativeSegments(of: $0.street) }
-        let covered = try await overlay.coveredSegments(Array(Set(segments.joined())))
         return zip(entries, segments).map { entry, pairs in
             var resolved = entry
             var reasons = entry.compatibility.reasons.filter { $0 == .pushOnly }

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// The approved network's overlay on the catalogue's streets — which of their edges approved paths cover, which
+/// streets moderators marked — held in memory and keyed on the read model's ``StreetOverlayReads/overlayVersion()``.
+///
+/// Street listings and drafts ask about a page of streets on every request; the overlay changes only with approvals,
+/// retirements and marks. So a request reads one number (the version, a one-row read) and, while it equals the copy's,
+/// answers from memory; the first request after a change loads the whole catalogue's overlay once (every edge's
+/// representative node pair probed on the index, every street's mark) and concurrent requests wait for that one load.
+/// The version is read before the answers, so a copy is never older than the version it carries; a load that fails is
+/// retried by the next request.
+public final class StreetOverlayCache: Sendable {
+    /// The overlay at one version: covered node pairs (`[min, max]`, of the catalogue's representative pairs) and marked streets.
+    public struct Snapshot: Sendable {
+        public let version: Int64
+        public let covered: Set<[Int64]>
+        public let marked: Set<Int64>
+    }
+
+    private struct State {
+        var snapshot: Snapshot?
+        var loading: (version: Int64, task: Task<Snapshot, any Error>)?
+    }
+
+    let reads: any StreetOverlayReads
+    private let pairs: [[Int64]]
+    private let streetIds: [Int64]
+    private let state = Mutex(State())
+
+    /// The cache of `catalog`'s streets over `reads`.
+    public init(catalog: StreetCatalog, reads: any StreetOverlayReads) {
+        self.reads = reads
+        let streets = catalog.index.streets
+        streetIds = streets.map(\.id)
+        pairs = Array(Set(streets.flatMap { catalog.representativeSegments(of: $0) })).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+    }
+
+    /// The overlay as of now (at least as new as the read model's version when asked).
+    public func current() async throws -> Snapshot {
+        let version = try await reads.overlayVersion()
+        let (held, task): (Snapshot?, Task<Snapshot, any Error>?) = state.withLock { state in
+            if let snapshot = state.snapshot, snapshot.version >= version { return (snapshot, nil) }
+            if let loading = state.loading, loading.version >= version { return (nil, loading.task) }
+            let task = Task { [reads, pairs, streetIds] in
+                Snapshot(version: version, covered: try await reads.coveredSegments(pairs), marked: try await reads.markedStreets(streetIds))
+            }
+            state.loading = (version, task)
+            return (nil, task)
+        }
+        if let held { return held }
+        guard let task else { preconditionFailure("either a held snapshot or a load") }
+        do {
+            let loaded = try await task.value
+            state.withLock { state in
+                if loaded.version > state.snapshot?.version ?? -1 { state.snapshot = loaded }
+                if state.loading?.version == loaded.version { state.loading = nil }
+            }
+            return loaded
+        } catch {
+            state.withLock { state in
+                if state.loading?.version == version { state.loading = nil }
+            }
+            throw error
+        }
+    }
+}
