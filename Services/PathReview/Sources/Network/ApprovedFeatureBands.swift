@@ -14,15 +14,16 @@ import ServiceKit
 /// web-map tile at its finest zoom and the path's middle latitude: 156,543 m × cos(latitude) / 2^zoom; their
 /// coordinates are written to 6 decimals (≈ 0.1 m).
 public enum ApprovedFeatureBands {
-    /// The finest zoom of each simplified band, and the column names of all four.
+    /// The finest zoom of each simplified band, and the tables of all five (one narrow table a band, keyed like the
+    /// path's row: a listing reads only the band it serves).
     static let zooms = [8, 12, 14, 16]
-    public static let columns = ["feature_z8", "feature_z12", "feature_z14", "feature_z16", "feature_full"]
+    public static let tables = ["approved_path_z8", "approved_path_z12", "approved_path_z14", "approved_path_z16", "approved_path_full"]
 
-    /// The column a request at `zoom` reads.
-    static func column(zoom: Int?) -> String {
-        guard let zoom else { return columns[4] }
-        for (index, finest) in zooms.enumerated() where zoom <= finest { return columns[index] }
-        return columns[4]
+    /// The table a request at `zoom` reads.
+    static func table(zoom: Int?) -> String {
+        guard let zoom else { return tables[4] }
+        for (index, finest) in zooms.enumerated() where zoom <= finest { return tables[index] }
+        return tables[4]
     }
 
     /// The five fragments of `approved`: `{"type":"Feature","id":…,"geometry":…,"properties":{…static…` — open, to be

@@ -22,13 +22,16 @@ public struct ApprovedNetworkBox: Sendable, Hashable {
 
 extension SQLiteApprovedNetworkStore {
     public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
-        let column = ApprovedFeatureBands.column(zoom: zoom)
+        let table = ApprovedFeatureBands.table(zoom: zoom)
         return try await database.read { db in
+            // The page is chosen on the R*Tree alone (its path ids are an auxiliary column), then only its rows are read:
+            // a city box meets thousands of boxes, and each look-up into the wide tables would read pages of text.
             try Row.fetchAll(db, sql: """
-                SELECT \(column), condition, obstacles FROM approved_paths WHERE box_id IN (
-                    SELECT p.box_id FROM approved_path_boxes b JOIN approved_paths p ON p.box_id = b.box_id
-                    WHERE b.east >= ? AND b.west <= ? AND b.north >= ? AND b.south <= ? ORDER BY p.path_id LIMIT ?)
-                ORDER BY path_id
+                SELECT f.fragment, p.condition, p.obstacles
+                FROM (SELECT box_id, path_id FROM approved_path_boxes WHERE east >= ? AND west <= ? AND north >= ? AND south <= ?
+                      ORDER BY path_id LIMIT ?) AS page
+                JOIN approved_paths p ON p.box_id = page.box_id JOIN \(table) f ON f.box_id = page.box_id
+                ORDER BY page.path_id
                 """, arguments: [box.west, box.east, box.south, box.north, max(limit, 0)])
                 .map { ApprovedFeatureRow(fragment: $0[0], condition: $0[1], obstacleCount: $0[2]) }
         }
@@ -37,12 +40,14 @@ extension SQLiteApprovedNetworkStore {
 
 extension PostgresApprovedNetworkStore {
     public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
-        let column = ApprovedFeatureBands.column(zoom: zoom)
+        let table = ApprovedFeatureBands.table(zoom: zoom)
+        // uuid order is the order of the lowercase text SQLite sorts by (bytes compare as their hex digits do).
         let query: PostgresQuery = """
-            SELECT \(unescaped: column), condition, obstacles FROM approved_paths WHERE path_id IN (
-                SELECT path_id FROM approved_paths WHERE geog::geometry && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)
-                ORDER BY path_id::text LIMIT \(max(limit, 0)))
-            ORDER BY path_id::text
+            SELECT f.fragment, p.condition, p.obstacles
+            FROM (SELECT path_id FROM approved_path_boxes WHERE box && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)
+                  ORDER BY path_id LIMIT \(max(limit, 0))) AS page
+            JOIN approved_paths p ON p.path_id = page.path_id JOIN \(unescaped: table) f ON f.path_id = page.path_id
+            ORDER BY page.path_id
             """
         var found: [ApprovedFeatureRow] = []
         for try await (fragment, condition, count) in try await database.client.query(query, logger: database.logger).decode((String, String, Int32).self) {

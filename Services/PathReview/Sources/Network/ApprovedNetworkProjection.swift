@@ -67,8 +67,8 @@ enum ApprovedNetworkFold {
 public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public let name = "approved_paths"
     public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks",
-                         "approved_network_version"]
-    public var schemaVersion: Int { 4 }
+                         "approved_network_version"] + ApprovedFeatureBands.tables
+    public var schemaVersion: Int { 5 }
 
     /// Creates it.
     public init() {}
@@ -76,9 +76,8 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
             CREATE TABLE \(t("approved_paths")) (box_id INTEGER PRIMARY KEY, path_id TEXT NOT NULL UNIQUE, condition TEXT NOT NULL,
-                approved TEXT NOT NULL, obstacles INTEGER NOT NULL DEFAULT 0, feature_z8 TEXT NOT NULL, feature_z12 TEXT NOT NULL,
-                feature_z14 TEXT NOT NULL, feature_z16 TEXT NOT NULL, feature_full TEXT NOT NULL);
-            CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north);
+                obstacles INTEGER NOT NULL DEFAULT 0, approved TEXT NOT NULL);
+            CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north, +path_id);
             CREATE TABLE \(t("approved_path_segments")) (a INTEGER NOT NULL, b INTEGER NOT NULL, path_id TEXT NOT NULL,
                 PRIMARY KEY (a, b, path_id));
             CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id);
@@ -90,6 +89,9 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
             CREATE TABLE \(t("approved_network_version")) (id INTEGER PRIMARY KEY CHECK (id = 1), position INTEGER NOT NULL);
             INSERT INTO \(t("approved_network_version")) (id, position) VALUES (1, 0);
             """)
+        for table in ApprovedFeatureBands.tables {
+            try db.execute(sql: "CREATE TABLE \(t(table)) (box_id INTEGER PRIMARY KEY, fragment TEXT NOT NULL)")
+        }
     }
 
     public func apply(_ event: EventEnvelope, _ db: Database, _ t: ProjectionTables) throws {
@@ -128,13 +130,14 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
         let id = Self.id(e.pathId)
         try remove(id, db, t)
         let features = try ApprovedFeatureBands.fragments(e)
-        try db.execute(sql: """
-            INSERT INTO \(t("approved_paths")) (path_id, condition, approved, feature_z8, feature_z12, feature_z14, feature_z16, feature_full)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, e.condition, try ApprovedNetworkFold.text(e), features[0], features[1], features[2], features[3], features[4]])
-        let box = ApprovedNetworkFold.box(e.geometry)
-        try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [db.lastInsertedRowID, box.west, box.east, box.south, box.north])
+        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (path_id, condition, approved) VALUES (?, ?, ?)",
+                       arguments: [id, e.condition, try ApprovedNetworkFold.text(e)])
+        let boxId = db.lastInsertedRowID, box = ApprovedNetworkFold.box(e.geometry)
+        try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north, path_id) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [boxId, box.west, box.east, box.south, box.north, id])
+        for (table, fragment) in zip(ApprovedFeatureBands.tables, features) {
+            try db.execute(sql: "INSERT INTO \(t(table)) (box_id, fragment) VALUES (?, ?)", arguments: [boxId, fragment])
+        }
         for pair in ApprovedNetworkFold.segments(e.osmNodes) {
             try db.execute(sql: "INSERT INTO \(t("approved_path_segments")) (a, b, path_id) VALUES (?, ?, ?)", arguments: [pair[0], pair[1], id])
         }
@@ -149,7 +152,9 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 
     private func remove(_ id: String, _ db: Database, _ t: ProjectionTables) throws {
         if let boxId = try Int64.fetchOne(db, sql: "SELECT box_id FROM \(t("approved_paths")) WHERE path_id = ?", arguments: [id]) {
-            try db.execute(sql: "DELETE FROM \(t("approved_path_boxes")) WHERE box_id = ?", arguments: [boxId])
+            for table in ["approved_path_boxes"] + ApprovedFeatureBands.tables {
+                try db.execute(sql: "DELETE FROM \(t(table)) WHERE box_id = ?", arguments: [boxId])
+            }
         }
         for table in ["approved_paths", "approved_path_segments", "approved_path_obstacles"] {
             try db.execute(sql: "DELETE FROM \(t(table)) WHERE path_id = ?", arguments: [id])
@@ -161,8 +166,9 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 /// with a GiST index.
 public struct PostgresApprovedNetworkProjection: PostgresProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_segments", "approved_path_obstacles", "street_marks", "approved_network_version"]
-    public var schemaVersion: Int { 4 }
+    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks",
+                         "approved_network_version"] + ApprovedFeatureBands.tables
+    public var schemaVersion: Int { 5 }
 
     /// Creates it.
     public init() {}
@@ -171,13 +177,14 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
         for statement in [
             "CREATE EXTENSION IF NOT EXISTS postgis",
             """
-            CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, approved text NOT NULL,
-                geog geography(LineString, 4326) NOT NULL, obstacles integer NOT NULL DEFAULT 0, feature_z8 text NOT NULL,
-                feature_z12 text NOT NULL, feature_z14 text NOT NULL, feature_z16 text NOT NULL, feature_full text NOT NULL)
+            CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, obstacles integer NOT NULL DEFAULT 0,
+                approved text NOT NULL, geog geography(LineString, 4326) NOT NULL)
             """,
             "CREATE INDEX \(t.index("approved_paths_geog")) ON \(t("approved_paths")) USING gist (geog)",
-            // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar geometry), as SQLite's R*Tree.
-            "CREATE INDEX \(t.index("approved_paths_box")) ON \(t("approved_paths")) USING gist ((geog::geometry))",
+            // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar box), as SQLite's R*Tree; a
+            // narrow table of its own, so choosing a page among thousands of matches reads no wide row.
+            "CREATE TABLE \(t("approved_path_boxes")) (path_id uuid PRIMARY KEY, box geometry NOT NULL)",
+            "CREATE INDEX \(t.index("approved_path_boxes_box")) ON \(t("approved_path_boxes")) USING gist (box)",
             "CREATE TABLE \(t("approved_path_segments")) (a bigint NOT NULL, b bigint NOT NULL, path_id uuid NOT NULL, PRIMARY KEY (a, b, path_id))",
             "CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id)",
             """
@@ -189,7 +196,11 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
             "CREATE TABLE \(t("street_marks")) (street_id bigint PRIMARY KEY, marked_us bigint NOT NULL)",
             "CREATE TABLE \(t("approved_network_version")) (id integer PRIMARY KEY CHECK (id = 1), position bigint NOT NULL)",
             "INSERT INTO \(t("approved_network_version")) (id, position) VALUES (1, 0)",
-        ] {
+        ] + ApprovedFeatureBands.tables.flatMap { table in [
+            "CREATE TABLE \(t(table)) (path_id uuid PRIMARY KEY, fragment text NOT NULL)",
+            // Read on every listing, written once: kept uncompressed.
+            "ALTER TABLE \(t(table)) ALTER COLUMN fragment SET STORAGE EXTERNAL",
+        ] } {
             try await connection.query("\(unescaped: statement)", logger: connection.logger)
         }
     }
@@ -238,11 +249,18 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
         let text = try ApprovedNetworkFold.text(e), wkt = ApprovedNetworkFold.wkt(e.geometry)
         let features = try ApprovedFeatureBands.fragments(e)
         try await connection.query("""
-            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog, feature_z8, feature_z12, feature_z14, feature_z16,
-                feature_full)
-            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)), \(features[0]), \(features[1]), \(features[2]),
-                    \(features[3]), \(features[4]))
+            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog)
+            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)))
             """, logger: connection.logger)
+        let box = ApprovedNetworkFold.box(e.geometry)
+        try await connection.query("""
+            INSERT INTO \(unescaped: t("approved_path_boxes")) (path_id, box)
+            VALUES (\(e.pathId), ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326))
+            """, logger: connection.logger)
+        for (table, fragment) in zip(ApprovedFeatureBands.tables, features) {
+            try await connection.query("INSERT INTO \(unescaped: t(table)) (path_id, fragment) VALUES (\(e.pathId), \(fragment))",
+                                       logger: connection.logger)
+        }
         // One statement for every node pair (a path has dozens): one round trip instead of one per pair.
         let pairs = ApprovedNetworkFold.segments(e.osmNodes).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
         guard !pairs.isEmpty else { return }
@@ -262,7 +280,7 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
     }
 
     private func remove(_ id: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        for table in ["approved_paths", "approved_path_segments", "approved_path_obstacles"] {
+        for table in ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles"] + ApprovedFeatureBands.tables {
             try await connection.query("DELETE FROM \(unescaped: t(table)) WHERE path_id = \(id)", logger: connection.logger)
         }
     }
