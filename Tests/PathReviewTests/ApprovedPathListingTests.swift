@@ -42,6 +42,31 @@ struct ApprovedPathListingTests {
         (json["features"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? String)?.lowercased() }
     }
 
+    @Test("SQLite's box key orders as the path id's text does; ids alike in their first 64 bits are both listed, by id, and leave when retired")
+    func boxKeys() async throws {
+        var random = SystemRandomNumberGenerator()
+        let ids = (0..<2_000).map { _ in UUID() } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                                                      UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+                                                      UUID(uuid: (127, 255, 255, 255, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0)),
+                                                      UUID(uuid: (128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+        let byText = ids.map { $0.uuidString.lowercased() }.sorted()
+        let byKey = ids.shuffled(using: &random).sorted { SQLiteApprovedNetworkProjection.boxKey($0) < SQLiteApprovedNetworkProjection.boxKey($1) }
+        #expect(byKey.map { $0.uuidString.lowercased() } == byText)
+
+        try await PathReviewApp.with(.sqlite) { client, server in
+            let first = try #require(UUID(uuidString: "01234567-89ab-cdef-0000-000000000001"))
+            let second = try #require(UUID(uuidString: "01234567-89ab-cdef-ffff-000000000002"))
+            let line = [[15.60, 48.41], [15.601, 48.41]]
+            for id in [first, second] { try await ApprovedNetworkLookupTests.approve(id, nodes: [1, 2], line, server) }
+            try await server.approvedNetwork.catchUp()
+            let listed = try await client.sendJSON(.get, "/v1/paths?bbox=15.5,48.3,15.7,48.5")
+            #expect(Self.ids(listed.json) == [first, second].map { $0.uuidString.lowercased() })
+            try await ApprovedNetworkLookupTests.append(PathRetired(pathId: first, retiredAt: ApprovedNetworkLookupTests.t0), path: first, server)
+            try await server.approvedNetwork.catchUp()
+            #expect(Self.ids(try await client.sendJSON(.get, "/v1/paths?bbox=15.5,48.3,15.7,48.5").json) == [second.uuidString.lowercased()])
+        }
+    }
+
     @Test("bbox lists exactly the paths whose box meets it (oracle), truncates at the limit, simplifies by zoom; rebuild = live",
           arguments: TestBackend.enabled)
     func byBox(backend: TestBackend) async throws {

@@ -24,14 +24,15 @@ extension SQLiteApprovedNetworkStore {
     public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
         let table = ApprovedFeatureBands.table(zoom: zoom)
         return try await database.read { db in
-            // The page is chosen on the R*Tree alone (its path ids are an auxiliary column), then only its rows are read:
-            // a city box meets thousands of boxes, and each look-up into the wide tables would read pages of text.
+            // The page is chosen on the R*Tree alone — its keys are ordered as the path ids are
+            // (``SQLiteApprovedNetworkProjection/boxKey(_:)``) — then only its rows are read: a city box meets thousands
+            // of paths, and looking each up in the wide tables read pages of text.
             try Row.fetchAll(db, sql: """
                 SELECT f.fragment, p.condition, p.obstacles
-                FROM (SELECT box_id, path_id FROM approved_path_boxes WHERE east >= ? AND west <= ? AND north >= ? AND south <= ?
-                      ORDER BY path_id LIMIT ?) AS page
+                FROM (SELECT box_id FROM approved_path_boxes WHERE east >= ? AND west <= ? AND north >= ? AND south <= ?
+                      ORDER BY box_id LIMIT ?) AS page
                 JOIN approved_paths p ON p.box_id = page.box_id JOIN \(table) f ON f.box_id = page.box_id
-                ORDER BY page.path_id
+                ORDER BY page.box_id
                 """, arguments: [box.west, box.east, box.south, box.north, max(limit, 0)])
                 .map { ApprovedFeatureRow(fragment: $0[0], condition: $0[1], obstacleCount: $0[2]) }
         }
