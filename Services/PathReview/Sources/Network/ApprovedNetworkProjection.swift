@@ -66,17 +66,20 @@ enum ApprovedNetworkFold {
 /// mark holds) — the overlay on the road network that drafts and street listings read.
 public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks",
-                         "approved_network_version"] + ApprovedFeatureBands.tables
+    public let tables = ["approved_paths", "approved_path_payloads", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles",
+                         "street_marks", "approved_network_version"] + ApprovedFeatureBands.tables
     public var schemaVersion: Int { 5 }
 
     /// Creates it.
     public init() {}
 
     public func createTables(_ db: Database, _ t: ProjectionTables) throws {
+        // `approved_paths` is narrow (a listing reads it for every path of its page); the approval's payload is a row of
+        // its own table under the same key.
         try db.execute(sql: """
             CREATE TABLE \(t("approved_paths")) (box_id INTEGER PRIMARY KEY, path_id TEXT NOT NULL UNIQUE, condition TEXT NOT NULL,
-                obstacles INTEGER NOT NULL DEFAULT 0, approved TEXT NOT NULL);
+                obstacles INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE \(t("approved_path_payloads")) (box_id INTEGER PRIMARY KEY, approved TEXT NOT NULL);
             CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north);
             CREATE TABLE \(t("approved_path_segments")) (a INTEGER NOT NULL, b INTEGER NOT NULL, path_id TEXT NOT NULL,
                 PRIMARY KEY (a, b, path_id));
@@ -143,8 +146,9 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
         while try Bool.fetchOne(db, sql: "SELECT 1 FROM \(t("approved_paths")) WHERE box_id = ?", arguments: [boxId]) != nil {
             boxId &+= 1  // two ids alike in their first 64 bits (about 1 in 10¹² among a million paths): the later one follows
         }
-        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (box_id, path_id, condition, approved) VALUES (?, ?, ?, ?)",
-                       arguments: [boxId, id, e.condition, try ApprovedNetworkFold.text(e)])
+        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (box_id, path_id, condition) VALUES (?, ?, ?)", arguments: [boxId, id, e.condition])
+        try db.execute(sql: "INSERT INTO \(t("approved_path_payloads")) (box_id, approved) VALUES (?, ?)",
+                       arguments: [boxId, try ApprovedNetworkFold.text(e)])
         let box = ApprovedNetworkFold.box(e.geometry)
         try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north) VALUES (?, ?, ?, ?, ?)",
                        arguments: [boxId, box.west, box.east, box.south, box.north])
@@ -165,7 +169,7 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 
     private func remove(_ id: String, _ db: Database, _ t: ProjectionTables) throws {
         if let boxId = try Int64.fetchOne(db, sql: "SELECT box_id FROM \(t("approved_paths")) WHERE path_id = ?", arguments: [id]) {
-            for table in ["approved_path_boxes"] + ApprovedFeatureBands.tables {
+            for table in ["approved_path_boxes", "approved_path_payloads"] + ApprovedFeatureBands.tables {
                 try db.execute(sql: "DELETE FROM \(t(table)) WHERE box_id = ?", arguments: [boxId])
             }
         }
@@ -179,8 +183,8 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 /// with a GiST index.
 public struct PostgresApprovedNetworkProjection: PostgresProjection {
     public let name = "approved_paths"
-    public let tables = ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles", "street_marks",
-                         "approved_network_version"] + ApprovedFeatureBands.tables
+    public let tables = ["approved_paths", "approved_path_payloads", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles",
+                         "street_marks", "approved_network_version"] + ApprovedFeatureBands.tables
     public var schemaVersion: Int { 5 }
 
     /// Creates it.
@@ -190,10 +194,14 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
         for statement in [
             "CREATE EXTENSION IF NOT EXISTS postgis",
             """
-            CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, obstacles integer NOT NULL DEFAULT 0,
-                approved text NOT NULL, geog geography(LineString, 4326) NOT NULL)
+            CREATE TABLE \(t("approved_paths")) (path_id uuid PRIMARY KEY, condition text NOT NULL, obstacles integer NOT NULL DEFAULT 0)
             """,
-            "CREATE INDEX \(t.index("approved_paths_geog")) ON \(t("approved_paths")) USING gist (geog)",
+            // The payload and the line in a table of their own, as on SQLite: `approved_paths` stays narrow for listings.
+            """
+            CREATE TABLE \(t("approved_path_payloads")) (path_id uuid PRIMARY KEY, approved text NOT NULL,
+                geog geography(LineString, 4326) NOT NULL)
+            """,
+            "CREATE INDEX \(t.index("approved_path_payloads_geog")) ON \(t("approved_path_payloads")) USING gist (geog)",
             // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar box), as SQLite's R*Tree; a
             // narrow table of its own, so choosing a page among thousands of matches reads no wide row.
             "CREATE TABLE \(t("approved_path_boxes")) (path_id uuid PRIMARY KEY, box geometry NOT NULL)",
@@ -261,9 +269,11 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
         try await remove(e.pathId, connection, t)
         let text = try ApprovedNetworkFold.text(e), wkt = ApprovedNetworkFold.wkt(e.geometry)
         let features = try ApprovedFeatureBands.fragments(e)
+        try await connection.query("INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition) VALUES (\(e.pathId), \(e.condition))",
+                                   logger: connection.logger)
         try await connection.query("""
-            INSERT INTO \(unescaped: t("approved_paths")) (path_id, condition, approved, geog)
-            VALUES (\(e.pathId), \(e.condition), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)))
+            INSERT INTO \(unescaped: t("approved_path_payloads")) (path_id, approved, geog)
+            VALUES (\(e.pathId), \(text), ST_GeogFromText('SRID=4326;' || \(wkt)))
             """, logger: connection.logger)
         let box = ApprovedNetworkFold.box(e.geometry)
         try await connection.query("""
@@ -293,7 +303,8 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
     }
 
     private func remove(_ id: UUID, _ connection: PostgresConnection, _ t: ProjectionTables) async throws {
-        for table in ["approved_paths", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles"] + ApprovedFeatureBands.tables {
+        for table in ["approved_paths", "approved_path_payloads", "approved_path_boxes", "approved_path_segments", "approved_path_obstacles"]
+            + ApprovedFeatureBands.tables {
             try await connection.query("DELETE FROM \(unescaped: t(table)) WHERE path_id = \(id)", logger: connection.logger)
         }
     }

@@ -27,7 +27,7 @@ public struct SQLiteApprovedNetworkStore: ApprovedNetworkLookup {
         let dLat = radiusMetres / 111_195, dLng = radiusMetres / (111_195 * max(cos(latitude * .pi / 180), 0.01))
         let rows = try await database.read { db in
             try String.fetchAll(db, sql: """
-                SELECT p.approved FROM approved_path_boxes b JOIN approved_paths p ON p.box_id = b.box_id
+                SELECT p.approved FROM approved_path_boxes b JOIN approved_path_payloads p ON p.box_id = b.box_id
                 WHERE b.east >= ? AND b.west <= ? AND b.north >= ? AND b.south <= ?
                 """, arguments: [longitude - dLng, longitude + dLng, latitude - dLat, latitude + dLat])
         }
@@ -81,7 +81,7 @@ public struct PostgresApprovedNetworkStore: ApprovedNetworkLookup {
     public func paths(nearLatitude latitude: Double, longitude: Double, radiusMetres: Double, limit: Int) async throws -> [UUID] {
         let query: PostgresQuery = """
             SELECT path_id FROM (SELECT path_id, ST_Distance(geog, ST_SetSRID(ST_MakePoint(\(longitude), \(latitude)), 4326)::geography, false) AS d
-                FROM approved_paths WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(\(longitude), \(latitude)), 4326)::geography, \(radiusMetres), false)) n
+                FROM approved_path_payloads WHERE ST_DWithin(geog, ST_SetSRID(ST_MakePoint(\(longitude), \(latitude)), 4326)::geography, \(radiusMetres), false)) n
             ORDER BY d, path_id::text LIMIT \(max(limit, 0))
             """
         var ids: [UUID] = []

@@ -28,7 +28,9 @@ extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
     public func path(id: UUID) async throws -> ApprovedPathRecord? {
         let key = id.uuidString.lowercased()
         let found = try await database.read { db -> (String, String, [String])? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT approved, condition FROM approved_paths WHERE path_id = ?", arguments: [key])
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT l.approved, p.condition FROM approved_paths p JOIN approved_path_payloads l ON l.box_id = p.box_id WHERE p.path_id = ?
+                """, arguments: [key])
             else { return nil }
             let obstacles = try String.fetchAll(db, sql: """
                 SELECT obstacle FROM approved_path_obstacles WHERE path_id = ? ORDER BY last_confirmed_us, obstacle_id
@@ -42,7 +44,9 @@ extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
 extension PostgresApprovedNetworkStore: ApprovedNetworkReads {
     public func path(id: UUID) async throws -> ApprovedPathRecord? {
         var found: (String, String)?
-        let path: PostgresQuery = "SELECT approved, condition FROM approved_paths WHERE path_id = \(id)"
+        let path: PostgresQuery = """
+            SELECT l.approved, p.condition FROM approved_paths p JOIN approved_path_payloads l ON l.path_id = p.path_id WHERE p.path_id = \(id)
+            """
         for try await row in try await database.client.query(path, logger: database.logger).decode((String, String).self) { found = row }
         guard let (approved, condition) = found else { return nil }
         var obstacles: [String] = []
