@@ -44,7 +44,7 @@ struct ApprovedPathListing: Sendable {
         try validator.check()
         if let box {
             let found = try await reads.features(in: box, zoom: zoom.map { Int($0) }, limit: limit + 1)
-            return Self.collection(found.prefix(limit).map(\.json), truncated: found.count > limit)
+            return Self.collection(found.prefix(limit), truncated: found.count > limit)
         }
         guard let point else { throw Problem.badRequest("give bbox or near") }
         var features: [ApprovedPathListFeature] = []
@@ -56,14 +56,15 @@ struct ApprovedPathListing: Sendable {
         return try ApprovedPathCollection(features: features, truncated: false).response(from: request, context: context)
     }
 
-    /// The `FeatureCollection` of pre-rendered features, as ``ApprovedPathCollection`` would encode it.
-    static func collection(_ features: [String], truncated: Bool) -> Response {
+    /// The `FeatureCollection` of pre-rendered features, as ``ApprovedPathCollection`` would encode it: each stored
+    /// fragment and its closing written straight into the body.
+    static func collection(_ features: ArraySlice<ApprovedFeatureRow>, truncated: Bool) -> Response {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(features.reduce(128) { $0 + $1.utf8.count + 1 })
+        buffer.reserveCapacity(features.reduce(128) { $0 + $1.fragment.utf8.count + 64 })
         buffer.writeString(#"{"type":"FeatureCollection","features":["#)
         for (index, feature) in features.enumerated() {
             if index > 0 { buffer.writeString(",") }
-            buffer.writeString(feature)
+            feature.write(into: &buffer)
         }
         buffer.writeString(#"],"truncated":\#(truncated),"attribution":\#(ApprovedFeatureBands.quoted(MapDataAttribution.openStreetMap))}"#)
         var headers = HTTPFields()
