@@ -150,6 +150,35 @@ struct NotificationTests {
         }
     }
 
+    @Test("running live, the checkpoint moves with every batch that notified, and at least once a second over events that notify nobody")
+    func liveCheckpoint() async throws {
+        try await Self.withStorage(.sqlite) { storage in
+            let store = AnyEventStore(storage.store)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
+            let group = ServiceGroup(configuration: .init(services: [notifier], logger: MediaTestSupport.quiet))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                _ = try await Self.appendTriggers(store)
+                try await eventually(timeout: .seconds(10)) { try await Self.notifications(of: Self.author, in: store).count >= 2 }
+                // Notifications and their triggers: the checkpoint is saved at or after the last trigger's batch.
+                try await eventually(timeout: .seconds(10)) { try await storage.checkpoints.position(of: UserNotifier.checkpointName) > 0 }
+                // Events that notify nobody: the checkpoint still reaches the head within a second or two.
+                for index in 0..<20 {
+                    try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data(#"{"n":\#(index)}"#.utf8)), to: "quiet-\(index % 3)",
+                                           expectedVersion: .any)
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                let head = try await store.headPosition()
+                try await eventually(timeout: .seconds(10)) {
+                    try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data("{}".utf8)), to: "quiet-tail", expectedVersion: .any)
+                    return try await storage.checkpoints.position(of: UserNotifier.checkpointName) >= head
+                }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+        }
+    }
+
     @Test("what leaves on which topic: the tours relay never sends notifications, the notifications relay only them")
     func routing() throws {
         func envelope(_ type: String) -> EventEnvelope {
