@@ -242,4 +242,94 @@ struct SessionTests {
             }
         }
     }
+
+    @Test("an instance decides on the session it holds, and on the log when another instance changed it meanwhile")
+    func heldSessionBehindTheLog() async throws {
+        try await NavigationApp.with { client, server, _ in
+            let rider = UUID()
+            let token = try await TokenForge.token(rider)
+            let reply = try await client.sendJSON(.post, "/v1/navigation/sessions", json: Self.start, token: token)
+            let idText = try #require(reply.json["id"] as? String)
+            let id = try #require(UUID(uuidString: idText))
+            let geometry = try #require((reply.json["route"] as? [String: Any])?["geometry"] as? String)
+            // Whole seconds: a fix's time survives the log's microsecond dates exactly, so "not newer" compares alike on
+            // a held and on a reloaded session.
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3_600).rounded(.down))
+            let ride = try RideAlongRoute.fixes(geometry, start: start, to: 300).map { fix in
+                PositionFix(latitude: fix["lat"] as! Double, longitude: fix["lng"] as! Double, accuracy: fix["accuracy"] as? Double,
+                            speed: fix["speed"] as? Double, course: fix["course"] as? Double,
+                            time: ISO8601DateFormatter.withFractions.date(from: fix["time"] as! String)!)
+            }
+            let a = server.sessions
+            let b = NavigationSessions(store: a.store, planner: a.planner, logger: NavigationApp.quiet)
+            let first = try await a.track(id, rider: rider, fixes: Array(ride[0..<5]))
+            // B (another instance) moves the session on; A's copy is now behind the log.
+            let second = try await b.track(id, rider: rider, fixes: Array(ride[5..<15]))
+            #expect(second.state.along > first.state.along)
+            let third = try await a.track(id, rider: rider, fixes: Array(ride[15..<20]))
+            #expect(third.applied == 5)
+            #expect(third.state.along > second.state.along, "decided after B's batch, not on A's stale copy")
+            #expect(third.state.ridden > second.state.ridden)
+            // A batch B already applied changes nothing, and A answers with the session as the log has it.
+            let fourth = try await b.track(id, rider: rider, fixes: Array(ride[20..<25]))
+            let resent = try await a.track(id, rider: rider, fixes: Array(ride[20..<25]))
+            #expect(resent.applied == 0)
+            #expect(resent.state.along == fourth.state.along)
+            // Paused and resumed on B: A refuses while paused and takes fixes again once resumed.
+            _ = try await b.execute(.pause(rider: rider, at: Date()), on: id)
+            await #expect(throws: SessionError.notActive(.paused)) { try await a.track(id, rider: rider, fixes: Array(ride[25..<27])) }
+            _ = try await b.execute(.resume(rider: rider, at: Date()), on: id)
+            #expect(try await a.track(id, rider: rider, fixes: Array(ride[27..<30])).applied == 3)
+            // Another rider's session stays unknown, held or not.
+            await #expect(throws: SessionError.notFound) { try await a.track(id, rider: UUID(), fixes: Array(ride[30..<31])) }
+            // Every acknowledged batch is in the log, one PositionsTracked each.
+            let tracked = try await a.store.readStream(NavigationSessionAggregate.streamID(id), fromVersion: 1).filter { $0.eventType == "PositionsTracked" }
+            #expect(tracked.count == 5)
+        }
+    }
+}
+
+@Suite("navigation: pushed guidance passes over positions without an instruction")
+struct SessionNotificationFilterTests {
+    static func envelope(_ payload: some EventPayload) throws -> EventEnvelope {
+        let event = try payload.newEvent()
+        return EventEnvelope(eventID: event.eventID, streamID: "navigation-session-x", streamVersion: 2, position: 7, eventType: event.eventType,
+                             schemaVersion: event.schemaVersion, payload: event.payload, metadata: event.metadata, recordedAt: Date())
+    }
+
+    static func tracked(_ instruction: IssuedInstruction?) -> PositionsTracked {
+        PositionsTracked(sessionId: UUID(), riderId: UUID(), fixes: 1, lastFixAt: Date(), along: 120, ridden: 120, offRouteStreak: 0, wrongWayStreak: 0,
+                         targetsReached: 0, announced: ["1:alert"], instruction: instruction, offset: 2)
+    }
+
+    @Test("without an instruction: not decoded, no notification; with one: notified as before")
+    func positions() throws {
+        let plain = try Self.envelope(Self.tracked(nil))
+        #expect(!SessionNotificationRules.mayNotify(plain))
+        #expect(try SessionNotificationRules.notification(for: plain) == nil)
+        let instruction = IssuedInstruction(stepIndex: 1, phase: "alert", text: "In 150 metres, turn left onto Ringstraße", maneuver: "turn",
+                                            modifier: "left", distance: 150)
+        let given = try Self.envelope(Self.tracked(instruction))
+        #expect(SessionNotificationRules.mayNotify(given))
+        let notified = try #require(try SessionNotificationRules.notification(for: given))
+        #expect(notified.kind == .navigationInstruction)
+        #expect(notified.title == instruction.text)
+        // A stored PositionsTracked whose payload names the key without a value is decoded, and notifies nothing.
+        var explicitNull = plain
+        explicitNull.payload = Data(String(decoding: plain.payload, as: UTF8.self).replacingOccurrences(of: "{", with: #"{"instruction":null,"#, options: .anchored).utf8)
+        #expect(SessionNotificationRules.mayNotify(explicitNull))
+        #expect(try SessionNotificationRules.notification(for: explicitNull) == nil)
+        // Types that never notify are not decoded even when their payload is unreadable.
+        let paused = EventEnvelope(eventID: UUID(), streamID: "navigation-session-x", streamVersion: 3, position: 8, eventType: "SessionPaused",
+                                   schemaVersion: 1, payload: Data("not json".utf8), metadata: .init(), recordedAt: Date())
+        #expect(try SessionNotificationRules.notification(for: paused) == nil)
+    }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
 }

@@ -108,6 +108,22 @@ struct AccessTokenTests {
         }
     }
 
+    @Test("the Bearer scheme in any case, blanks around the token; other shapes of the header are 401")
+    func headerShapes() async throws {
+        let token = try await TokenForge.valid()
+        try await TestApplication.make().test(.router) { client in
+            for header in ["Bearer \(token)", "bearer \(token)", "BEARER \(token)", "BeArEr   \(token)", " \tBearer \(token)\t ", "Bearer \t\(token)"] {
+                let response = try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: header])
+                #expect(response.status == .ok, "\(header.prefix(12))")
+            }
+            for header in ["Bearer", "Bearer ", "Bearer    ", "Bearer\t\(token)", "Bearer \(token) extra", "Bearerx \(token)", "Basic \(token)",
+                           "Bearér \(token)", "Bearer \(token)é"] {
+                let response = try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: header])
+                #expect(response.status == .unauthorized, "\(header.prefix(12))")
+            }
+        }
+    }
+
     @Test("a caller without the required role is 403")
     func roleMismatch() async throws {
         let token = try await TokenForge.valid(role: .traveller)

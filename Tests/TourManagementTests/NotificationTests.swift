@@ -133,8 +133,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("running live, a purchase appended now is notified within moments")
-    func live() async throws {
+    /// A notifier running live over a fresh SQLite store while `body` runs, the triggers appended and their two
+    /// notifications for the author delivered.
+    static func withLiveNotifier(_ body: @escaping @Sendable (ServiceStorage, AnyEventStore) async throws -> Void) async throws {
         try await Self.withStorage(.sqlite) { storage in
             let store = AnyEventStore(storage.store)
             let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
@@ -143,9 +144,36 @@ struct NotificationTests {
                 tasks.addTask { try await group.run() }
                 _ = try await Self.appendTriggers(store)
                 try await eventually(timeout: .seconds(10)) { try await Self.notifications(of: Self.author, in: store).count >= 2 }
-                #expect(try await Self.notifications(of: Self.author, in: store).count == 2)
+                try await body(storage, store)
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
+            }
+        }
+    }
+
+    @Test("running live, a purchase appended now is notified within moments")
+    func live() async throws {
+        try await Self.withLiveNotifier { _, store in
+            let notified = try await Self.notifications(of: Self.author, in: store)
+            #expect(notified.count == 2)
+        }
+    }
+
+    @Test("running live, the checkpoint moves with every batch that notified, and at least once a second over events that notify nobody")
+    func liveCheckpoint() async throws {
+        try await Self.withLiveNotifier { storage, store in
+            // Notifications and their triggers: the checkpoint is saved at or after the last trigger's batch.
+            try await eventually(timeout: .seconds(10)) { try await storage.checkpoints.position(of: UserNotifier.checkpointName) > 0 }
+            // Events that notify nobody: the checkpoint still reaches the head within a second or two.
+            for index in 0..<20 {
+                try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data(#"{"n":\#(index)}"#.utf8)), to: "quiet-\(index % 3)",
+                                       expectedVersion: .any)
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let head = try await store.headPosition()
+            try await eventually(timeout: .seconds(10)) {
+                try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data("{}".utf8)), to: "quiet-tail", expectedVersion: .any)
+                return try await storage.checkpoints.position(of: UserNotifier.checkpointName) >= head
             }
         }
     }

@@ -82,16 +82,30 @@ public final class UserNotifier: Service, Sendable {
     private func follow() async throws {
         let start = try await checkpoints.position(of: Self.checkpointName)
         state.withLock { $0 = .catchingUp(position: start) }
+        var saved = (position: start, at: ContinuousClock.now)
         for try await batch in store.subscribe(after: start, batchSize: batchSize) {
-            try await react(to: batch)
+            let notified = try await react(to: batch)
             let position = batch.last!.position
-            try await checkpoints.save(position, for: Self.checkpointName)
-            let head = (try? await store.headPosition()) ?? position
+            // A batch that notified nobody moves the checkpoint at most once per `quietCheckpointInterval`: repeating
+            // such events after a restart notifies nobody again, and a busy log (a position update per fix) is spared
+            // a durable write per batch.
+            if notified > 0 || ContinuousClock.now - saved.at >= Self.quietCheckpointInterval {
+                try await checkpoints.save(position, for: Self.checkpointName)
+                saved = (position, .now)
+            }
+            let live = batch.count < batchSize
+            let head = live ? position : ((try? await store.headPosition()) ?? position)
             state.withLock { $0 = head > position ? .catchingUp(position: position) : .live(position: position) }
         }
     }
 
-    private func react(to batch: [EventEnvelope]) async throws {
+    /// Longest time the checkpoint stays behind events that notified nobody.
+    static let quietCheckpointInterval: Duration = .seconds(1)
+
+    /// Reacts to `batch`; returns the notifications appended.
+    @discardableResult
+    private func react(to batch: [EventEnvelope]) async throws -> Int {
+        var notified = 0
         for event in batch {
             let notification: UserNotified
             do {
@@ -103,7 +117,9 @@ public final class UserNotifier: Service, Sendable {
                 throw NotifierFailure(eventPosition: event.position, eventType: event.eventType, reason: reason)
             }
             try await append(notification, causedBy: event)
+            notified += 1
         }
+        return notified
     }
 
     private func append(_ notification: UserNotified, causedBy source: EventEnvelope) async throws {

@@ -16,6 +16,11 @@ import Foundation
 /// PKCS#1 v1.5 with SHA-256); the claims of ``AccessTokenClaims``; `exp`, `nbf` and `iat` within
 /// ``leeway``; `iss` equal to ``issuer``; `aud` containing ``audience``; finally, when ``revokedSessions`` is set, a
 /// session (`sid`) that has not been revoked (``AccessTokenError/sessionRevoked``).
+///
+/// A token that passed is remembered (``VerifiedTokenCache``, keyed by the token string, until it expires, at most
+/// ``cacheCapacity`` tokens): the next use of the same string skips the header, the signature and the claims' decoding
+/// but still checks the times, that its `kid` names the same key, and the revocation — so an expired token, a removed
+/// key and a revoked session are refused exactly as without the cache.
 public struct AccessTokenVerifier: Sendable {
     /// Where public keys come from.
     public let keys: any AccessTokenKeySource
@@ -32,6 +37,14 @@ public struct AccessTokenVerifier: Sendable {
     public let revokedSessions: (any RevokedSessionLookup)?
     /// One single-key collection per `kid`, built on first use (building one per request cost as much as the check).
     private let collections = KeyCollectionCache()
+    /// Tokens that verified, by token string.
+    private let verified: VerifiedTokenCache
+    /// Tokens remembered at most (0: no cache).
+    public var cacheCapacity: Int { verified.capacity }
+    /// Tokens remembered now (tests, diagnostics).
+    public var cachedTokens: Int { verified.count }
+    /// Default of ``cacheCapacity``: more than the tokens of the sessions one instance serves at once.
+    public static let defaultCacheCapacity = 20_000
 
     /// Creates a verifier.
     public init(
@@ -40,9 +53,11 @@ public struct AccessTokenVerifier: Sendable {
         audience: String,
         leeway: Duration = .seconds(60),
         revokedSessions: (any RevokedSessionLookup)? = nil,
+        cacheCapacity: Int = AccessTokenVerifier.defaultCacheCapacity,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.revokedSessions = revokedSessions
+        self.verified = VerifiedTokenCache(capacity: cacheCapacity)
         self.keys = keys
         self.issuer = issuer
         self.audience = audience
@@ -54,6 +69,13 @@ public struct AccessTokenVerifier: Sendable {
     ///
     /// - Throws: ``AccessTokenError`` describing the first failed check.
     public func verify(_ token: String) async throws -> AuthenticatedIdentity {
+        if let cached = verified.entry(for: token) {
+            // Still the same key under that kid (a key set without it refuses the token, as without the cache).
+            if let key = try await keys.publicKey(for: cached.kid), key == cached.key {
+                return try identity(of: cached.claims)
+            }
+            verified.remove(token)
+        }
         let header = try CompactJWSHeader(token: token)
         guard header.alg == "RS256" else { throw AccessTokenError.unsupportedAlgorithm(header.alg) }
         guard header.crit == nil else { throw AccessTokenError.unsupportedCriticalHeader }
@@ -66,6 +88,14 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw AccessTokenError.invalidSignatureOrClaims
         }
+        let identity = try identity(of: claims)
+        verified.store(.init(kid: kid, key: key, claims: claims), for: token, now: now(), leeway: leeway.timeInterval)
+        return identity
+    }
+
+    /// The identity of verified claims once their times, issuer, audience and session are checked (again, for a
+    /// remembered token).
+    private func identity(of claims: AccessTokenClaims) throws -> AuthenticatedIdentity {
         try validate(claims)
         if let revokedSessions, revokedSessions.isRevoked(sessionId: claims.sessionId) { throw AccessTokenError.sessionRevoked }
         return AuthenticatedIdentity(

@@ -65,6 +65,19 @@ public struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), if any.
     static func bearerToken(in header: String) -> String? {
+        // Every request of a signed-in caller passes here with a token of ~800 characters: an ASCII header (all of
+        // them in practice) is read as bytes; anything else as characters, as before.
+        var utf8 = header.utf8[...]
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            while let first = utf8.first, isBlank(first) { utf8.removeFirst() }
+            while let last = utf8.last, isBlank(last) { utf8.removeLast() }
+            guard utf8.count > 7, zip(utf8.prefix(7), "bearer ".utf8).allSatisfy({ (0x41...0x5A ~= $0 ? $0 | 0x20 : $0) == $1 }) else { return nil }
+            var token = utf8.dropFirst(7)
+            while let first = token.first, isBlank(first) { token.removeFirst() }
+            guard !token.isEmpty, !token.contains(0x20) else { return nil }
+            return String(token)
+        }
         let trimmed = header.trimmingWhitespace()
         guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
         let token = trimmed.dropFirst(7).trimmingWhitespace()

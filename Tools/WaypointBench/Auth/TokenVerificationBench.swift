@@ -28,8 +28,9 @@ struct TokenVerificationBench: Sendable {
             }
         }
         logger.info("jwt issue: \(issued) tokens")
+        // No verified-token cache: the figure is the full check (signature and claims) of every verification.
         let verifier = AccessTokenVerifier(
-            keys: StaticKeySource(keySet: await keyRing.publishedKeySet()), issuer: issuer, audience: audience)
+            keys: StaticKeySource(keySet: await keyRing.publishedKeySet()), issuer: issuer, audience: audience, cacheCapacity: 0)
         // Warm-up and check: every token verifies, to its own subject.
         for (token, subject) in zip(tokens, subjects) {
             let identity = try await verifier.verify(token)

@@ -105,7 +105,23 @@ public final class NavigationSessions: Sendable {
     }
 
     /// Applies `fixes` (sorted by time; those not newer than the session's newest fix skipped) to `rider`'s session.
+    ///
+    /// An active session this instance holds is decided on as held, without reading its stream first: the append is
+    /// at the held version, so if any instance appended since, it fails as a concurrent change and the batch is decided
+    /// again on the stream read up to date. Anything else — a session not held, not active, a batch that changes
+    /// nothing — is decided on the stream read up to date, so no refusal and no answer comes from a stale copy.
     public func track(_ id: UUID, rider: UUID, fixes: [PositionFix]) async throws -> TrackAnswer {
+        // The fast path: the held session, active and the rider's, moved on by this batch.
+        if let (held, version) = cached(id), held.exists, held.riderId == rider, held.status == .active {
+            let (events, answer) = decide(fixes, held)
+            if !events.isEmpty {
+                do {
+                    return try await append(events, answer, to: id, at: version)
+                } catch let error as EventStoreError where error.isConcurrentChange {
+                    // Another instance appended since: decide again on the stream read up to date.
+                }
+            }
+        }
         var attempt = 0
         while true {
             let (loaded, version) = try await load(id)
@@ -114,13 +130,17 @@ public final class NavigationSessions: Sendable {
             let (events, answer) = decide(fixes, loaded)
             guard !events.isEmpty else { return answer }
             do {
-                let result = try await store.append(try Self.newEvents(events), to: NavigationSessionAggregate.streamID(id), expectedVersion: .exact(version))
-                remember(id, answer.state, version: result.streamVersion)
-                return answer
+                return try await append(events, answer, to: id, at: version)
             } catch let error as EventStoreError where error.isConcurrentChange && attempt < Self.retries {
                 attempt += 1
             }
         }
+    }
+
+    private func append(_ events: [SessionEvent], _ answer: TrackAnswer, to id: UUID, at version: Int64) async throws -> TrackAnswer {
+        let result = try await store.append(try Self.newEvents(events), to: NavigationSessionAggregate.streamID(id), expectedVersion: .exact(version))
+        remember(id, answer.state, version: result.streamVersion)
+        return answer
     }
 
     /// Pauses, resumes or ends `rider`'s session.
@@ -247,6 +267,11 @@ public final class NavigationSessions: Sendable {
             .publishedReroute(NavigationRerouted(sessionId: state.sessionId, reason: reason, reroutes: reroutes, distanceM: Self.tenths(route.distance),
                                                  durationS: route.duration.rounded(), reroutedAt: at)),
         ]
+    }
+
+    /// The session as this instance holds it (possibly behind the log: only for an append at its version).
+    private func cached(_ id: UUID) -> (SessionState, Int64)? {
+        cache.withLock { $0[id] }.map { ($0.state, $0.version) }
     }
 
     /// The session from the cache, brought up to date with the events appended since (by any instance).

@@ -8,9 +8,24 @@ import RoadNetwork
 /// the rider's stream"): each instruction a session gives — the departure, an announcement, the arrival — and each
 /// reroute becomes a `UserNotified` for the rider, `navigation.instruction` / `navigation.rerouted`, with the
 /// instruction as title and the ids and figures in `data`. A session event notifies at most once.
+///
+/// Most session events are one `PositionsTracked` per position update, and most of those carry no instruction: they
+/// are passed over before decoding (``mayNotify(_:)``), as are the event types that never notify.
 public enum SessionNotificationRules {
+    /// The event types that can notify.
+    static let types: Set<String> = [SessionStarted.eventType, PositionsTracked.eventType, SessionRerouted.eventType, StopReached.eventType]
+    /// The key of `PositionsTracked.instruction` as the canonical encoder writes it (an absent instruction is no key).
+    private static let instructionKey = Data(#""instruction""#.utf8)
+
+    /// Whether `envelope` can notify, without decoding it: a type that can, and for `PositionsTracked` a payload with an
+    /// instruction. A payload without the key has no instruction; one with it is decoded (and may still have none).
+    static func mayNotify(_ envelope: EventEnvelope) -> Bool {
+        guard types.contains(envelope.eventType) else { return false }
+        return envelope.eventType != PositionsTracked.eventType || envelope.payload.range(of: instructionKey) != nil
+    }
+
     public static func notification(for envelope: EventEnvelope) throws -> UserNotified? {
-        guard let event = try NavigationSessionAggregate.eventTypes.decode(envelope) else { return nil }
+        guard mayNotify(envelope), let event = try NavigationSessionAggregate.eventTypes.decode(envelope) else { return nil }
         switch event {
         case .started(let e):
             return instruction(e.instruction, session: e.sessionId, rider: e.riderId, source: envelope, at: e.startedAt)

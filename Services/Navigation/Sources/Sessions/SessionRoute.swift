@@ -84,10 +84,16 @@ extension SessionRoute {
 
     /// The match of `point`, searching from `notBefore` metres on (Geo's segment projection, the route's metres along
     /// interpolated by the foot point's fraction).
+    ///
+    /// A segment that cannot come nearer than the best match so far is passed over without projecting onto it
+    /// (``MatchBound``: a lower bound of its distance from arithmetic alone), so the result is the one projecting onto
+    /// every segment gives, at a fraction of the trigonometry on a long route.
     public func match(_ point: RoadPoint, notBefore: Double) -> Match? {
         guard points.count >= 2, let fix = point.coordinate else { return nil }
+        let bound = MatchBound(fix)
         var best: Match?
         for index in 0..<(points.count - 1) where cumulative[index + 1] >= notBefore {
+            if let best, bound.cannotBeat(best.distance, from: points[index], to: points[index + 1]) { continue }
             guard let a = try? Coordinate(latitude: points[index][0], longitude: points[index][1]),
                   let b = try? Coordinate(latitude: points[index + 1][0], longitude: points[index + 1][1]) else { continue }
             let foot = Segment(from: a, to: b).projection(of: fix)
@@ -132,5 +138,44 @@ extension SessionRoute {
         let t = span > 0 ? min(max((along - cumulative[low]) / span, 0), 1) : 0
         let a = points[low], b = points[high]
         return RoadPoint(latitude: a[0] + t * (b[0] - a[0]), longitude: a[1] + t * (b[1] - a[1]))
+    }
+}
+
+/// A lower bound, from arithmetic and one square root, of the great-circle distance from a fix to any point Geo's
+/// segment projection can return for a segment `a`–`b`:
+///
+/// - distance(fix, a) ≥ 2R·√h with h = sin²(Δφ/2) + cos φ_fix · cos φ_a · sin²(Δλ/2) (haversine, asin y ≥ y), where
+///   sin x ≥ x − x³/6 (0 ≤ x ≤ 1) and cos φ_a ≥ cos φ_fix − |Δφ| (cos is 1-Lipschitz);
+/// - distance(a, foot) ≤ R·(|Δφ_ab| + |Δλ_ab|): the foot lies between a and b in latitude and longitude (the local
+///   plane interpolates them; the spherical projection returns a point of the arc or an end), and a meridian then a
+///   parallel joins a to it in at most that length;
+/// - so distance(fix, foot) ≥ distance(fix, a) − distance(a, foot) (triangle inequality).
+///
+/// Where the bound does not hold by these arguments (long segments, the antimeridian) it answers "may beat".
+struct MatchBound {
+    let latitude: Double
+    let longitude: Double
+    let cosine: Double
+    static let radius = Earth.meanRadius
+    static let radiansPerDegree = Double.pi / 180
+    /// Metres of slack for rounding.
+    static let slack = 0.001
+
+    init(_ fix: Coordinate) {
+        latitude = fix.latitude
+        longitude = fix.longitude
+        cosine = cos(fix.latitude * Self.radiansPerDegree)
+    }
+
+    /// Whether no point of the segment `a`–`b` (`[lat, lng]`) can be nearer than `distance` metres.
+    func cannotBeat(_ distance: Double, from a: [Double], to b: [Double]) -> Bool {
+        let dLat = abs(a[0] - latitude) * Self.radiansPerDegree, dLng = abs(a[1] - longitude) * Self.radiansPerDegree
+        let segment = (abs(b[0] - a[0]) + abs(b[1] - a[1])) * Self.radiansPerDegree
+        guard dLat <= 2, dLng <= 2, segment <= 0.1 else { return false }
+        let x = dLat / 2, y = dLng / 2
+        let sinLat = x - x * x * x / 6, sinLng = y - y * y * y / 6
+        let h = sinLat * sinLat + cosine * max(0, cosine - dLat) * sinLng * sinLng
+        let toStart = 2 * Self.radius * h.squareRoot()
+        return toStart - Self.radius * segment - Self.slack > distance
     }
 }
