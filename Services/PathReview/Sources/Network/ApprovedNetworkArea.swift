@@ -17,43 +17,62 @@ public struct ApprovedNetworkBox: Sendable, Hashable {
     public var west: Double, south: Double, east: Double, north: Double
 }
 
-// ``ApprovedNetworkReads/features(in:zoom:limit:)`` on both stores: the ids by path id first (only the small columns
-// are sorted), then the pre-rendered fragments of those (``ApprovedFeatureBands``).
+// ``ApprovedNetworkReads/boxes()`` and ``ApprovedNetworkReads/features(of:zoom:)`` on both stores: every path's exact
+// box for ``ApprovedBoxIndex``, and a chosen page's pre-rendered fragments (``ApprovedFeatureBands``) by key.
 
 extension SQLiteApprovedNetworkStore {
-    public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
-        let table = ApprovedFeatureBands.table(zoom: zoom)
-        return try await database.read { db in
-            // The page is chosen on the R*Tree alone — its keys are ordered as the path ids are
-            // (``SQLiteApprovedNetworkProjection/boxKey(_:)``) — then only its rows are read: a city box meets thousands
-            // of paths, and looking each up in the wide tables read pages of text.
-            try Row.fetchAll(db, sql: """
-                SELECT f.fragment, p.condition, p.obstacles
-                FROM (SELECT box_id FROM approved_path_boxes WHERE east >= ? AND west <= ? AND north >= ? AND south <= ?
-                      ORDER BY box_id LIMIT ?) AS page
-                JOIN approved_paths p ON p.box_id = page.box_id JOIN \(table) f ON f.box_id = page.box_id
-                ORDER BY page.box_id
-                """, arguments: [box.west, box.east, box.south, box.north, max(limit, 0)])
-                .map { ApprovedFeatureRow(fragment: $0[0], condition: $0[1], obstacleCount: $0[2]) }
+    public func boxes() async throws -> [ApprovedBoxIndex.Entry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT box_id, path_id, west, south, east, north FROM approved_paths").compactMap { row in
+                guard let id = UUID(uuidString: row[1]) else { return nil }
+                return ApprovedBoxIndex.Entry(id: id, key: row[0], west: row[2], south: row[3], east: row[4], north: row[5])
+            }
         }
+    }
+
+    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow] {
+        guard !page.isEmpty else { return [] }
+        let table = ApprovedFeatureBands.table(zoom: zoom)
+        let keys = "[" + page.map { String($0.key) }.joined(separator: ",") + "]"
+        let byKey = try await database.read { db -> [Int64: ApprovedFeatureRow] in
+            // One statement text for any page (the keys as one JSON array): prepared once, cached by the connection.
+            var byKey: [Int64: ApprovedFeatureRow] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT p.box_id, f.fragment, p.condition, p.obstacles FROM approved_paths p JOIN \(table) f ON f.box_id = p.box_id
+                WHERE p.box_id IN (SELECT value FROM json_each(?))
+                """, arguments: [keys]) {
+                byKey[row[0]] = ApprovedFeatureRow(fragment: row[1], condition: row[2], obstacleCount: row[3])
+            }
+            return byKey
+        }
+        return page.compactMap { byKey[$0.key] }
     }
 }
 
 extension PostgresApprovedNetworkStore {
-    public func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow] {
-        let table = ApprovedFeatureBands.table(zoom: zoom)
-        // uuid order is the order of the lowercase text SQLite sorts by (bytes compare as their hex digits do).
-        let query: PostgresQuery = """
-            SELECT f.fragment, p.condition, p.obstacles
-            FROM (SELECT path_id FROM approved_path_boxes WHERE box && ST_MakeEnvelope(\(box.west), \(box.south), \(box.east), \(box.north), 4326)
-                  ORDER BY path_id LIMIT \(max(limit, 0))) AS page
-            JOIN approved_paths p ON p.path_id = page.path_id JOIN \(unescaped: table) f ON f.path_id = page.path_id
-            ORDER BY page.path_id
-            """
-        var found: [ApprovedFeatureRow] = []
-        for try await (fragment, condition, count) in try await database.client.query(query, logger: database.logger).decode((String, String, Int32).self) {
-            found.append(ApprovedFeatureRow(fragment: fragment, condition: condition, obstacleCount: Int(count)))
+    public func boxes() async throws -> [ApprovedBoxIndex.Entry] {
+        var entries: [ApprovedBoxIndex.Entry] = []
+        let query: PostgresQuery = "SELECT path_id, ST_XMin(box), ST_YMin(box), ST_XMax(box), ST_YMax(box) FROM approved_path_boxes"
+        for try await (id, west, south, east, north) in try await database.client.query(query, logger: database.logger)
+            .decode((UUID, Double, Double, Double, Double).self) {
+            entries.append(ApprovedBoxIndex.Entry(id: id, key: 0, west: west, south: south, east: east, north: north))
         }
-        return found
+        return entries
+    }
+
+    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow] {
+        guard !page.isEmpty else { return [] }
+        let table = ApprovedFeatureBands.table(zoom: zoom)
+        let ids = page.map(\.id)
+        let query: PostgresQuery = """
+            SELECT p.path_id, f.fragment, p.condition, p.obstacles FROM approved_paths p JOIN \(unescaped: table) f ON f.path_id = p.path_id
+            WHERE p.path_id = ANY(\(ids)::uuid[])
+            """
+        var byId: [UUID: ApprovedFeatureRow] = [:]
+        for try await (id, fragment, condition, count) in try await database.client.query(query, logger: database.logger)
+            .decode((UUID, String, String, Int32).self) {
+            byId[id] = ApprovedFeatureRow(fragment: fragment, condition: condition, obstacleCount: Int(count))
+        }
+        return page.compactMap { byId[$0.id] }
     }
 }

@@ -78,7 +78,7 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
         // its own table under the same key.
         try db.execute(sql: """
             CREATE TABLE \(t("approved_paths")) (box_id INTEGER PRIMARY KEY, path_id TEXT NOT NULL UNIQUE, condition TEXT NOT NULL,
-                obstacles INTEGER NOT NULL DEFAULT 0);
+                obstacles INTEGER NOT NULL DEFAULT 0, west REAL NOT NULL, south REAL NOT NULL, east REAL NOT NULL, north REAL NOT NULL);
             CREATE TABLE \(t("approved_path_payloads")) (box_id INTEGER PRIMARY KEY, approved TEXT NOT NULL);
             CREATE VIRTUAL TABLE \(t("approved_path_boxes")) USING rtree(box_id, west, east, south, north);
             CREATE TABLE \(t("approved_path_segments")) (a INTEGER NOT NULL, b INTEGER NOT NULL, path_id TEXT NOT NULL,
@@ -146,10 +146,12 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
         while try Bool.fetchOne(db, sql: "SELECT 1 FROM \(t("approved_paths")) WHERE box_id = ?", arguments: [boxId]) != nil {
             boxId &+= 1  // two ids alike in their first 64 bits (about 1 in 10¹² among a million paths): the later one follows
         }
-        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (box_id, path_id, condition) VALUES (?, ?, ?)", arguments: [boxId, id, e.condition])
+        let box = ApprovedNetworkFold.box(e.geometry)
+        // The exact box (the R*Tree keeps 32-bit bounds): what `ApprovedBoxIndex` loads.
+        try db.execute(sql: "INSERT INTO \(t("approved_paths")) (box_id, path_id, condition, west, south, east, north) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [boxId, id, e.condition, box.west, box.south, box.east, box.north])
         try db.execute(sql: "INSERT INTO \(t("approved_path_payloads")) (box_id, approved) VALUES (?, ?)",
                        arguments: [boxId, try ApprovedNetworkFold.text(e)])
-        let box = ApprovedNetworkFold.box(e.geometry)
         try db.execute(sql: "INSERT INTO \(t("approved_path_boxes")) (box_id, west, east, south, north) VALUES (?, ?, ?, ?, ?)",
                        arguments: [boxId, box.west, box.east, box.south, box.north])
         for (table, fragment) in zip(ApprovedFeatureBands.tables, features) {
@@ -202,10 +204,8 @@ public struct PostgresApprovedNetworkProjection: PostgresProjection {
                 geog geography(LineString, 4326) NOT NULL)
             """,
             "CREATE INDEX \(t.index("approved_path_payloads_geog")) ON \(t("approved_path_payloads")) USING gist (geog)",
-            // `GET /v1/paths?bbox=` asks whose box meets the requested one (`&&` on the planar box), as SQLite's R*Tree; a
-            // narrow table of its own, so choosing a page among thousands of matches reads no wide row.
+            // Each path's exact box, which `ApprovedBoxIndex` loads to choose a `GET /v1/paths?bbox=` page in memory.
             "CREATE TABLE \(t("approved_path_boxes")) (path_id uuid PRIMARY KEY, box geometry NOT NULL)",
-            "CREATE INDEX \(t.index("approved_path_boxes_box")) ON \(t("approved_path_boxes")) USING gist (box)",
             "CREATE TABLE \(t("approved_path_segments")) (a bigint NOT NULL, b bigint NOT NULL, path_id uuid NOT NULL, PRIMARY KEY (a, b, path_id))",
             "CREATE INDEX \(t.index("approved_path_segments_path")) ON \(t("approved_path_segments")) (path_id)",
             """

@@ -17,6 +17,7 @@ import ServiceKit
 struct ApprovedPathListing: Sendable {
     let reads: any ApprovedNetworkReads
     let lookup: any ApprovedNetworkLookup
+    let boxes: ApprovedBoxIndex
 
     static let maximumBoxFeatures = 500
     static let defaultNearLimit = 20
@@ -43,8 +44,9 @@ struct ApprovedPathListing: Sendable {
                                             1...Double(most), &validator, whole: true))
         try validator.check()
         if let box {
-            let found = try await reads.features(in: box, zoom: zoom.map { Int($0) }, limit: limit + 1)
-            return Self.collection(found.prefix(limit), truncated: found.count > limit)
+            let page = try await boxes.page(box, limit: limit + 1)
+            let found = try await reads.features(of: Array(page.prefix(limit)), zoom: zoom.map { Int($0) })
+            return Self.collection(found[...], truncated: page.count > limit)
         }
         guard let point else { throw Problem.badRequest("give bbox or near") }
         var features: [ApprovedPathListFeature] = []

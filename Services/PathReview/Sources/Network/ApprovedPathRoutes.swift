@@ -19,9 +19,13 @@ public struct ApprovedPathRecord: Sendable, Hashable {
 public protocol ApprovedNetworkReads: Sendable {
     /// The path, or `nil` when it is unknown or retired.
     func path(id: UUID) async throws -> ApprovedPathRecord?
-    /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of the paths whose bounding box meets
-    /// `box` (the R*Tree's question on SQLite, `&&` on PostgreSQL), by path id, at most `limit`.
-    func features(in box: ApprovedNetworkBox, zoom: Int?, limit: Int) async throws -> [ApprovedFeatureRow]
+    /// The version of the approved network's shape (``StreetOverlayReads/overlayVersion()``).
+    func overlayVersion() async throws -> Int64
+    /// Every approved path's exact bounding box (``ApprovedBoxIndex`` keeps them in memory).
+    func boxes() async throws -> [ApprovedBoxIndex.Entry]
+    /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of `page`, in its order; a path retired
+    /// since it was chosen is left out.
+    func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow]
 }
 
 extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
@@ -74,7 +78,7 @@ struct ApprovedPathRoutes: Sendable {
     /// Mounts the routes.
     func addRoutes(to routes: ServiceRoutes) {
         let paths = routes.group("/v1/paths")
-        paths.get(use: ApprovedPathListing(reads: reads, lookup: lookup).list)
+        paths.get(use: ApprovedPathListing(reads: reads, lookup: lookup, boxes: ApprovedBoxIndex(reads: reads)).list)
         paths.get(":id", use: show)
     }
 

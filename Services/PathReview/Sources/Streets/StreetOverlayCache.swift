@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The approved network's overlay on the catalogue's streets — which of their edges approved paths cover, which
 /// streets moderators marked — held in memory and keyed on the read model's ``StreetOverlayReads/overlayVersion()``.
@@ -18,50 +17,23 @@ public final class StreetOverlayCache: Sendable {
         public let marked: Set<Int64>
     }
 
-    private struct State {
-        var snapshot: Snapshot?
-        var loading: (version: Int64, task: Task<Snapshot, any Error>)?
-    }
-
     let reads: any StreetOverlayReads
-    private let pairs: [[Int64]]
-    private let streetIds: [Int64]
-    private let state = Mutex(State())
+    private let copy: VersionedCopy<Snapshot>
 
     /// The cache of `catalog`'s streets over `reads`.
     public init(catalog: StreetCatalog, reads: any StreetOverlayReads) {
         self.reads = reads
         let streets = catalog.index.streets
-        streetIds = streets.map(\.id)
-        pairs = Array(Set(streets.flatMap { catalog.representativeSegments(of: $0) })).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        let streetIds = streets.map(\.id)
+        let pairs = Array(Set(streets.flatMap { catalog.representativeSegments(of: $0) })).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        copy = VersionedCopy(version: { try await reads.overlayVersion() }, load: {
+            Snapshot(version: 0, covered: try await reads.coveredSegments(pairs), marked: try await reads.markedStreets(streetIds))
+        })
     }
 
     /// The overlay as of now (at least as new as the read model's version when asked).
     public func current() async throws -> Snapshot {
-        let version = try await reads.overlayVersion()
-        let (held, task): (Snapshot?, Task<Snapshot, any Error>?) = state.withLock { state in
-            if let snapshot = state.snapshot, snapshot.version >= version { return (snapshot, nil) }
-            if let loading = state.loading, loading.version >= version { return (nil, loading.task) }
-            let task = Task { [reads, pairs, streetIds] in
-                Snapshot(version: version, covered: try await reads.coveredSegments(pairs), marked: try await reads.markedStreets(streetIds))
-            }
-            state.loading = (version, task)
-            return (nil, task)
-        }
-        if let held { return held }
-        guard let task else { preconditionFailure("either a held snapshot or a load") }
-        do {
-            let loaded = try await task.value
-            state.withLock { state in
-                if loaded.version > state.snapshot?.version ?? -1 { state.snapshot = loaded }
-                if state.loading?.version == loaded.version { state.loading = nil }
-            }
-            return loaded
-        } catch {
-            state.withLock { state in
-                if state.loading?.version == version { state.loading = nil }
-            }
-            throw error
-        }
+        let (version, snapshot) = try await copy.current()
+        return Snapshot(version: version, covered: snapshot.covered, marked: snapshot.marked)
     }
 }
