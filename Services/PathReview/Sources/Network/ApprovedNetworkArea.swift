@@ -64,9 +64,11 @@ extension PostgresApprovedNetworkStore {
         guard !page.isEmpty else { return [] }
         let table = ApprovedFeatureBands.table(zoom: zoom)
         let ids = page.map(\.id)
+        // The page drives the join (`unnest`: a few hundred primary-key probes); `= ANY(…)` let the planner hash-join
+        // over full scans of the band's table.
         let query: PostgresQuery = """
-            SELECT p.path_id, f.fragment, p.condition, p.obstacles FROM approved_paths p JOIN \(unescaped: table) f ON f.path_id = p.path_id
-            WHERE p.path_id = ANY(\(ids)::uuid[])
+            SELECT p.path_id, f.fragment, p.condition, p.obstacles FROM unnest(\(ids)::uuid[]) AS page(id)
+            JOIN approved_paths p ON p.path_id = page.id JOIN \(unescaped: table) f ON f.path_id = page.id
             """
         var byId: [UUID: ApprovedFeatureRow] = [:]
         for try await (id, fragment, condition, count) in try await database.client.query(query, logger: database.logger)
