@@ -252,9 +252,9 @@ struct SessionTests {
             let idText = try #require(reply.json["id"] as? String)
             let id = try #require(UUID(uuidString: idText))
             let geometry = try #require((reply.json["route"] as? [String: Any])?["geometry"] as? String)
-            // Whole seconds: a fix's time survives the log's microsecond dates exactly, so "not newer" compares alike on
-            // a held and on a reloaded session.
-            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3_600).rounded(.down))
+            // Milliseconds that the log's microsecond dates round: "not newer" must compare alike on a held and on a
+            // reloaded session (a resent batch below is decided on the session reloaded from the log).
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3_600).rounded(.down) + 0.123_457)
             let ride = try RideAlongRoute.fixes(geometry, start: start, to: 300).map { fix in
                 PositionFix(latitude: fix["lat"] as! Double, longitude: fix["lng"] as! Double, accuracy: fix["accuracy"] as? Double,
                             speed: fix["speed"] as? Double, course: fix["course"] as? Double,
@@ -286,6 +286,29 @@ struct SessionTests {
             let tracked = try await a.store.readStream(NavigationSessionAggregate.streamID(id), fromVersion: 1).filter { $0.eventType == "PositionsTracked" }
             #expect(tracked.count == 5)
         }
+    }
+}
+
+@Suite("navigation: a resent fix is not newer than itself after the log rounded it")
+struct FixTimeTests {
+    @Test("times the log's microseconds round down still compare as the same fix; a microsecond later is newer")
+    func rounded() throws {
+        // Millisecond times (as a request's fix carries them) whose trip through an event in the log comes back a hair
+        // earlier: the log writes RFC 3339 at microseconds and reads them back in another reference frame.
+        struct Stored: Codable { var at: Date }
+        func throughTheLog(_ date: Date) throws -> Date {
+            try EventJSON.decode(Stored.self, from: try EventJSON.encode(Stored(at: date))).at
+        }
+        let base = 1_790_000_000.0
+        let rounded = try (0..<20_000).map { Date(timeIntervalSince1970: base + Double($0) / 1_000) }.filter { try throughTheLog($0) < $0 }
+        #expect(rounded.count > 100, "such times are common")
+        for time in rounded.prefix(200) {
+            let stored = try throughTheLog(time)
+            #expect(time > stored, "the raw comparison would call the resent fix new")
+            #expect(!NavigationSessions.isNewer(time, than: stored))
+            #expect(NavigationSessions.isNewer(time.addingTimeInterval(0.000_001), than: stored))
+        }
+        #expect(NavigationSessions.isNewer(Date(), than: nil))
     }
 }
 

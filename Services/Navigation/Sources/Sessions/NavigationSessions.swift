@@ -161,13 +161,19 @@ public final class NavigationSessions: Sendable {
         }
     }
 
+    /// Whether a fix at `time` is newer than the session's last, at the log's precision (microseconds): a session
+    /// reloaded from the log holds its last fix's time rounded, and a resent fix must still compare as the same one.
+    static func isNewer(_ time: Date, than last: Date?) -> Bool {
+        last.map { time.microsecondsSince1970 > $0.microsecondsSince1970 } ?? true
+    }
+
     /// The events a batch causes, and the answer.
     func decide(_ fixes: [PositionFix], _ loaded: SessionState) -> ([SessionEvent], TrackAnswer) {
         var state = loaded
         var events: [SessionEvent] = []
         var answer = TrackAnswer(state: loaded, applied: 0, instruction: nil, rerouted: nil, rerouteFailed: false, arrived: false)
         let language = InstructionLanguage(rawValue: state.language) ?? .en
-        let fresh = fixes.sorted { $0.time < $1.time }.filter { fix in state.lastFixAt.map { fix.time > $0 } ?? true }
+        let fresh = fixes.sorted { $0.time < $1.time }.filter { Self.isNewer($0.time, than: state.lastFixAt) }
         guard state.status != .arrived, !fresh.isEmpty else { return ([], answer) }
         var due: IssuedInstruction?
         var rerouteInstruction: IssuedInstruction?
