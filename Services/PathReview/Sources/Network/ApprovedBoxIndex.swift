@@ -15,15 +15,6 @@ public final class ApprovedBoxIndex: Sendable {
         public var key: Int64
         public var west: Double, south: Double, east: Double, north: Double
 
-        public init(id: UUID, key: Int64, west: Double, south: Double, east: Double, north: Double) {
-            self.id = id
-            self.key = key
-            self.west = west
-            self.south = south
-            self.east = east
-            self.north = north
-        }
-
         /// Whether the box meets `box` (edges touching count), as the R*Tree's and PostGIS's `&&` question.
         func meets(_ box: ApprovedNetworkBox) -> Bool {
             east >= box.west && west <= box.east && north >= box.south && south <= box.north
