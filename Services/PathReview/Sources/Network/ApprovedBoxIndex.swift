@@ -19,24 +19,15 @@ public final class ApprovedBoxIndex: Sendable {
         func meets(_ box: ApprovedNetworkBox) -> Bool {
             east >= box.west && west <= box.east && north >= box.south && south <= box.north
         }
-
-        /// The id's 128 bits as two unsigned halves: their order is the lowercase text's.
-        var order: (UInt64, UInt64) {
-            let b = id.uuid
-            let high = [b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let low = [b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return (high, low)
-        }
     }
 
-    let reads: any ApprovedNetworkReads
     private let copy: VersionedCopy<[Entry]>
 
     /// The index over `reads`.
     public init(reads: any ApprovedNetworkReads) {
-        self.reads = reads
-        copy = VersionedCopy(version: { try await reads.overlayVersion() },
-                             load: { try await reads.boxes().sorted { $0.order < $1.order } })
+        copy = VersionedCopy(version: { try await reads.overlayVersion() }, load: {
+            try await reads.boxes().map { (ApprovedPathOrder($0.id), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        })
     }
 
     /// The first `limit` paths (in id order) whose box meets `box`.
@@ -48,11 +39,5 @@ public final class ApprovedBoxIndex: Sendable {
             if page.count == limit { break }
         }
         return page
-    }
-
-    /// Every box as of now, in id order, with the version it was loaded at.
-    public func current() async throws -> (version: Int64, entries: [Entry]) {
-        let (version, entries) = try await copy.current()
-        return (version, entries)
     }
 }

@@ -37,6 +37,22 @@ public enum ApprovedNetworkEvent: Sendable {
         .registering(StreetCompatibilityChanged.self) { .streetChanged($0) }
 }
 
+/// A path id's 128 bits as two unsigned big-endian halves: ordered as the id's lowercase text is (what listings sort
+/// by), compared without building strings.
+struct ApprovedPathOrder: Comparable, Sendable {
+    let high: UInt64, low: UInt64
+
+    init(_ id: UUID) {
+        let b = id.uuid
+        high = UInt64(b.0) << 56 | UInt64(b.1) << 48 | UInt64(b.2) << 40 | UInt64(b.3) << 32
+            | UInt64(b.4) << 24 | UInt64(b.5) << 16 | UInt64(b.6) << 8 | UInt64(b.7)
+        low = UInt64(b.8) << 56 | UInt64(b.9) << 48 | UInt64(b.10) << 40 | UInt64(b.11) << 32
+            | UInt64(b.12) << 24 | UInt64(b.13) << 16 | UInt64(b.14) << 8 | UInt64(b.15)
+    }
+
+    static func < (a: Self, b: Self) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}
+
 /// Shared pieces of both backends' fold: the box of a geometry and the node pairs of a path (smaller id first).
 enum ApprovedNetworkFold {
     /// `(west, south, east, north)` of `[lng, lat]` pairs.
@@ -129,13 +145,10 @@ public struct SQLiteApprovedNetworkProjection: SQLiteProjection {
 
     static func id(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// The path's row and box key: its id's first 64 bits, ordered as the id is (unsigned big-endian, shifted into
-    /// Int64's range), so a bbox page is chosen in path-id order on the R*Tree's keys alone — sorting thousands of
-    /// matches by their text ids cost milliseconds.
+    /// The path's row and box key: its id's first 64 bits, ordered as the id is (``ApprovedPathOrder``, shifted into
+    /// Int64's range), so rows are stored in path-id order.
     static func boxKey(_ id: UUID) -> Int64 {
-        let bytes = id.uuid
-        let high = [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int64(bitPattern: high ^ (1 << 63))
+        Int64(bitPattern: ApprovedPathOrder(id).high ^ (1 << 63))
     }
 
     private func approve(_ e: PathApproved, _ db: Database, _ t: ProjectionTables) throws {

@@ -17,23 +17,26 @@ public final class StreetOverlayCache: Sendable {
         public let marked: Set<Int64>
     }
 
-    let reads: any StreetOverlayReads
-    private let copy: VersionedCopy<Snapshot>
+    private struct Overlay: Sendable {
+        let covered: Set<[Int64]>
+        let marked: Set<Int64>
+    }
+
+    private let copy: VersionedCopy<Overlay>
 
     /// The cache of `catalog`'s streets over `reads`.
     public init(catalog: StreetCatalog, reads: any StreetOverlayReads) {
-        self.reads = reads
         let streets = catalog.index.streets
         let streetIds = streets.map(\.id)
         let pairs = Array(Set(streets.flatMap { catalog.representativeSegments(of: $0) })).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
         copy = VersionedCopy(version: { try await reads.overlayVersion() }, load: {
-            Snapshot(version: 0, covered: try await reads.coveredSegments(pairs), marked: try await reads.markedStreets(streetIds))
+            Overlay(covered: try await reads.coveredSegments(pairs), marked: try await reads.markedStreets(streetIds))
         })
     }
 
     /// The overlay as of now (at least as new as the read model's version when asked).
     public func current() async throws -> Snapshot {
-        let (version, snapshot) = try await copy.current()
-        return Snapshot(version: version, covered: snapshot.covered, marked: snapshot.marked)
+        let (version, overlay) = try await copy.current()
+        return Snapshot(version: version, covered: overlay.covered, marked: overlay.marked)
     }
 }
