@@ -52,21 +52,28 @@ enum PathServiceBench {
             """)
         let corpus = try PathsCorpus.make(settings, roads: roads, logger: logger)
         plannerAlone(corpus, roads: roads, logger: logger)
-        let sqlite = try await run(.sqlite, corpus: corpus, roads: roads, settings: settings, logger: logger)
+        var sqlite: BackendRun?
+        if settings.backends.contains("sqlite") {
+            sqlite = try await run(.sqlite, corpus: corpus, roads: roads, settings: settings, logger: logger)
+        }
         var postgres: BackendRun?
-        if let postgresURL {
+        if !settings.backends.contains("postgres") {
+            logger.info("postgres: not measured (--backends)")
+        } else if let postgresURL {
             postgres = try await run(.postgres(url: postgresURL), corpus: corpus, roads: roads, settings: settings, logger: logger)
         } else {
             logger.info("postgres: not measured (\(PostgresEventStoreBench.urlVariable) is not set)")
         }
+        guard let primary = sqlite ?? postgres else { throw PathsBenchError("no backend measured (postgres needs \(PostgresEventStoreBench.urlVariable))") }
+        let boxes = [("sqlite", sqlite), ("postgres", postgres)].compactMap { name, run in run.map { "\(name) \(verdict($0.bbox, 10))" } }
         logger.info("""
-            targets (issue 20): bbox p99 ≤ 10 ms — sqlite \(verdict(sqlite.bbox, 10))\(postgres.map { ", postgres \(verdict($0.bbox, 10))" } ?? ""); \
-            street search p99 ≤ 2 ms — \(verdict(sqlite.streetSearch, 2)); approve → event ≤ 1 s — \(verdict(sqlite.approveToEvent, 1_000, max: true))
+            targets (issue 20): bbox p99 ≤ 10 ms — \(boxes.joined(separator: ", ")); \
+            street search p99 ≤ 2 ms — \(verdict(primary.streetSearch, 2)); approve → event ≤ 1 s — \(verdict(primary.approveToEvent, 1_000, max: true))
             """)
-        return PathsFigures(sqlite: PathsFigures.BackendFigures(bboxMilliseconds: sqlite.bbox),
+        return PathsFigures(sqlite: sqlite.map { PathsFigures.BackendFigures(bboxMilliseconds: $0.bbox) },
                             postgres: postgres.map { PathsFigures.BackendFigures(bboxMilliseconds: $0.bbox) },
-                            streetSearchMilliseconds: sqlite.streetSearch, draftValidateMilliseconds: sqlite.draftValidate,
-                            approveToEventMilliseconds: sqlite.approveToEvent)
+                            streetSearchMilliseconds: primary.streetSearch, draftValidateMilliseconds: primary.draftValidate,
+                            approveToEventMilliseconds: primary.approveToEvent)
     }
 
     private static func verdict(_ latencies: Latencies, _ target: Double, max: Bool = false) -> String {
@@ -109,13 +116,15 @@ enum PathServiceBench {
     static func run(_ backend: Backend, corpus: PathsCorpus, roads: PathReviewRoads, settings: PathsBenchSettings, logger: Logger) async throws
         -> BackendRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypoint-bench-paths-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if !settings.keep { try? FileManager.default.removeItem(at: directory) } }
         let storageBackend: RuntimeSettings.Backend
         switch backend {
-        case .sqlite: storageBackend = .sqlite(path: directory.appendingPathComponent("path-review.sqlite").path)
+        case .sqlite:
+            storageBackend = .sqlite(path: directory.appendingPathComponent("path-review.sqlite").path)
+            if settings.keep { logger.info("sqlite: \(directory.path) (kept: --keep)") }
         case .postgres(let url):
             let schema = "bench_paths_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-            logger.info("postgres: schema \(schema) (dropped afterwards)")
+            logger.info("postgres: schema \(schema) (\(settings.keep ? "kept: --keep" : "dropped afterwards"))")
             storageBackend = .postgres(url: url, schema: schema)
         }
         let quiet = quietLogger
@@ -128,10 +137,10 @@ enum PathServiceBench {
             do {
                 let figures = try await serve(configuration, storage: storage, name: name, corpus: corpus, roads: roads, settings: settings,
                                               logger: logger)
-                try await dropSchema(of: storage)
+                if !settings.keep { try await dropSchema(of: storage) }
                 return figures
             } catch {
-                try? await dropSchema(of: storage)
+                if !settings.keep { try? await dropSchema(of: storage) }
                 throw error
             }
         }

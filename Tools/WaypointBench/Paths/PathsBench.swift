@@ -44,9 +44,19 @@ struct PathsBench: AsyncParsableCommand {
     @Option(help: "Seed of every random choice.")
     var seed: UInt64 = 20
 
+    @Option(help: "Backends measured, comma-separated: sqlite, postgres (postgres needs WAYPOINT_BENCH_POSTGRES_URL).")
+    var backends = "sqlite,postgres"
+
+    @Flag(help: "Keep what was seeded (the SQLite file, the PostgreSQL schema) for inspection; their names are logged.")
+    var keep = false
+
     func validate() throws {
         guard paths > 0, reports >= 0, boxes > 0, searches > 0, drafts > 0, approvals > 0 else {
             throw ValidationError("--paths, --boxes, --searches, --drafts and --approvals must be positive, --reports not negative")
+        }
+        let chosen = backends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !chosen.isEmpty, chosen.allSatisfy({ ["sqlite", "postgres"].contains($0) }) else {
+            throw ValidationError("--backends must be sqlite, postgres or both, comma-separated")
         }
     }
 
@@ -61,7 +71,8 @@ struct PathsBench: AsyncParsableCommand {
         let directory = dataDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? ReferenceDataDirectory.locate() ?? URL(fileURLWithPath: "../shared/data", isDirectory: true)
         return PathsBenchSettings(dataDirectory: directory, paths: paths, reports: reports, boxes: boxes, searches: searches, drafts: drafts,
-                                  approvals: approvals, seed: seed)
+                                  approvals: approvals, seed: seed,
+                                  backends: Set(backends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), keep: keep)
     }
 }
 
@@ -75,6 +86,10 @@ struct PathsBenchSettings: Sendable {
     var drafts: Int
     var approvals: Int
     var seed: UInt64
+    /// `sqlite`, `postgres` or both.
+    var backends: Set<String> = ["sqlite", "postgres"]
+    /// Keep the seeded SQLite file and PostgreSQL schema.
+    var keep = false
 
     /// Warm-up requests before `count` timed ones.
     static func warmUp(_ count: Int) -> Int { max(5, count / 10) }

@@ -5,10 +5,11 @@
 ///  "sqlite":{"bbox_ms":{…}},"street_search_ms":{…}}
 /// ```
 ///
-/// Every key is always printed; `postgres` is `null` when `WAYPOINT_BENCH_POSTGRES_URL` is not set. Street search, the
-/// draft and approve → event are the SQLite service's (the embedded default); the PostgreSQL service's are on stderr.
+/// Every key is always printed; `postgres` is `null` when `WAYPOINT_BENCH_POSTGRES_URL` is not set (or `--backends`
+/// leaves it out), `sqlite` when `--backends` leaves it out. Street search, the draft and approve → event are the SQLite
+/// service's (the embedded default) when it runs, else the PostgreSQL service's; the other's are on stderr.
 struct PathsFigures: Encodable {
-    var sqlite: BackendFigures
+    var sqlite: BackendFigures?
     var postgres: BackendFigures?
     var streetSearchMilliseconds: Latencies
     var draftValidateMilliseconds: Latencies
