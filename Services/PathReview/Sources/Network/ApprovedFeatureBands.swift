@@ -56,7 +56,12 @@ public enum ApprovedFeatureBands {
 
     /// What closes `fragment`: the current properties and the two braces.
     static func closing(_ fragment: String, condition: String, obstacleCount: Int) -> String {
-        let separator = fragment.hasSuffix("{") ? "" : ","
+        closing(open: fragment.hasSuffix("{"), condition: condition, obstacleCount: obstacleCount)
+    }
+
+    /// What closes a fragment that ends in its properties' opening brace (`open`: no property before) or after one.
+    static func closing(open: Bool, condition: String, obstacleCount: Int) -> String {
+        let separator = open ? "" : ","
         return separator + #""condition":\#(quoted(condition)),"obstacleCount":\#(obstacleCount)}}"#
     }
 
@@ -73,18 +78,32 @@ public enum ApprovedFeatureBands {
     }
 }
 
-/// One pre-rendered feature of a listing: the stored fragment and what closes it.
+/// One pre-rendered feature of a listing: the stored fragment (its UTF-8 bytes, as the store handed them over) and what
+/// closes it.
 public struct ApprovedFeatureRow: Sendable, Hashable {
-    public var fragment: String
+    public var fragment: ByteBuffer
     public var condition: String
     public var obstacleCount: Int
 
-    /// The feature's JSON.
-    public var json: String { ApprovedFeatureBands.close(fragment, condition: condition, obstacleCount: obstacleCount) }
+    public init(fragment: ByteBuffer, condition: String, obstacleCount: Int) {
+        self.fragment = fragment
+        self.condition = condition
+        self.obstacleCount = obstacleCount
+    }
 
-    /// The feature's JSON written into `buffer` (no joined copy).
+    public init(fragment: String, condition: String, obstacleCount: Int) {
+        self.init(fragment: ByteBuffer(string: fragment), condition: condition, obstacleCount: obstacleCount)
+    }
+
+    /// The feature's JSON.
+    public var json: String {
+        ApprovedFeatureBands.close(String(buffer: fragment), condition: condition, obstacleCount: obstacleCount)
+    }
+
+    /// The feature's JSON written into `buffer` (the fragment's bytes copied once, no joined string).
     func write(into buffer: inout ByteBuffer) {
-        buffer.writeString(fragment)
-        buffer.writeString(ApprovedFeatureBands.closing(fragment, condition: condition, obstacleCount: obstacleCount))
+        buffer.writeImmutableBuffer(fragment)
+        let open = fragment.readableBytesView.last == UInt8(ascii: "{")
+        buffer.writeString(ApprovedFeatureBands.closing(open: open, condition: condition, obstacleCount: obstacleCount))
     }
 }

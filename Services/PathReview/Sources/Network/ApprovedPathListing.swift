@@ -62,7 +62,7 @@ struct ApprovedPathListing: Sendable {
     /// fragment and its closing written straight into the body.
     static func collection(_ features: ArraySlice<ApprovedFeatureRow>, truncated: Bool) -> Response {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(features.reduce(128) { $0 + $1.fragment.utf8.count + 64 })
+        buffer.reserveCapacity(features.reduce(128) { $0 + $1.fragment.readableBytes + 64 })
         buffer.writeString(#"{"type":"FeatureCollection","features":["#)
         for (index, feature) in features.enumerated() {
             if index > 0 { buffer.writeString(",") }
