@@ -119,7 +119,8 @@ public struct PathReviewServer: Sendable {
             draftRoutes.addRoutes(to: router)
             ReviewRoutes(drafts: drafts).addRoutes(to: router)
             UpkeepRoutes(drafts: drafts, planner: PathDraftPlanner(roads: roads)).addRoutes(to: router)
-            ApprovedPathRoutes(reads: networkReads, lookup: networkLookup).addRoutes(to: router)
+            ApprovedPathRoutes(reads: networkReads, lookup: networkLookup, featureCacheBytes: configuration.featureCacheMegabytes << 20)
+                .addRoutes(to: router)
             storage.addFeedRoutes(to: router, include: PathReviewEvents.isServedByFeed)
         }
     }

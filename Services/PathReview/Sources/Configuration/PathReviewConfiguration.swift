@@ -12,6 +12,7 @@ import ServiceKit
 /// | `EXTRACTS` | the reference data's `krems.osm.gz` | comma-separated OSM extracts (`.osm`, `.osm.gz`, `.osm.pbf`) of the road network streets come from |
 /// | `CLAIM_MINUTES` | `30` | how long a moderator's claim on a review-queue item lasts (1–1440) |
 /// | `PATH_OBSTACLE_FADE_DAYS` | `30` | days an approved path's obstacle may go unconfirmed before it fades (1–3650; read as `WAYPOINT_PATH_OBSTACLE_FADE_DAYS`) |
+/// | `FEATURE_CACHE_MB` | `64` | MiB of pre-rendered `GET /v1/paths?bbox=` features held in memory (0–4096; 0 holds none) |
 ///
 /// The road network's compiled cache lives in `<data dir>/path-review-roads/`.
 public struct PathReviewConfiguration: Sendable {
@@ -27,6 +28,9 @@ public struct PathReviewConfiguration: Sendable {
     public var claimDuration: Duration
     /// Days an obstacle of an approved path may go unconfirmed before it fades (``ObstacleConfidence``).
     public var obstacleFadeDays: Int = 30
+    /// MiB of pre-rendered features the bbox listing holds in memory (``ApprovedFeatureCache``).
+    public var featureCacheMegabytes = PathReviewConfiguration.defaultFeatureCacheMegabytes
+    public static let defaultFeatureCacheMegabytes = 64
 
     /// A configuration with every value given (tests); the service reads ``fromEnvironment(_:)``.
     public init(service: ServiceConfiguration, runtime: RuntimeSettings, endpoints: ServiceEndpoints = ServiceEndpoints(),
@@ -55,12 +59,20 @@ public struct PathReviewConfiguration: Sendable {
             extracts: try RoadNetworkExtracts.configured(reader.value("EXTRACTS")?.value, environment: environment),
             claimDuration: .seconds(60 * (try reader.integer("CLAIM_MINUTES", default: 30, in: 1...1_440))))
             .withObstacleFadeDays(try reader.integer("PATH_OBSTACLE_FADE_DAYS", default: 30, in: 1...3_650))
+            .withFeatureCacheMegabytes(try reader.integer("FEATURE_CACHE_MB", default: defaultFeatureCacheMegabytes, in: 0...4_096))
     }
 
     /// This configuration with `days` as ``obstacleFadeDays``.
     public func withObstacleFadeDays(_ days: Int) -> PathReviewConfiguration {
         var copy = self
         copy.obstacleFadeDays = days
+        return copy
+    }
+
+    /// This configuration with `megabytes` as ``featureCacheMegabytes``.
+    public func withFeatureCacheMegabytes(_ megabytes: Int) -> PathReviewConfiguration {
+        var copy = self
+        copy.featureCacheMegabytes = megabytes
         return copy
     }
 }

@@ -30,14 +30,15 @@ public final class ApprovedBoxIndex: Sendable {
         })
     }
 
-    /// The first `limit` paths (in id order) whose box meets `box`.
-    public func page(_ box: ApprovedNetworkBox, limit: Int) async throws -> [Entry] {
+    /// The first `limit` paths (in id order) whose box meets `box`, and the version of the network they were chosen at.
+    public func page(_ box: ApprovedNetworkBox, limit: Int) async throws -> (version: Int64, entries: [Entry]) {
         var page: [Entry] = []
-        guard limit > 0 else { return page }
-        for entry in try await copy.current().value where entry.meets(box) {
+        let (version, entries) = try await copy.current()
+        guard limit > 0 else { return (version, page) }
+        for entry in entries where entry.meets(box) {
             page.append(entry)
             if page.count == limit { break }
         }
-        return page
+        return (version, page)
     }
 }

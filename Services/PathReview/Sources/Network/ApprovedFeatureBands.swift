@@ -21,10 +21,13 @@ public enum ApprovedFeatureBands {
     public static let tables = ["approved_path_z8", "approved_path_z12", "approved_path_z14", "approved_path_z16", "approved_path_full"]
 
     /// The table a request at `zoom` reads.
-    static func table(zoom: Int?) -> String {
-        guard let zoom else { return tables[4] }
-        for (index, finest) in zooms.enumerated() where zoom <= finest { return tables[index] }
-        return tables[4]
+    static func table(zoom: Int?) -> String { tables[band(zoom: zoom)] }
+
+    /// The band (0–4, the index of its table) a request at `zoom` reads.
+    static func band(zoom: Int?) -> Int {
+        guard let zoom else { return tables.count - 1 }
+        for (index, finest) in zooms.enumerated() where zoom <= finest { return index }
+        return tables.count - 1
     }
 
     /// The five fragments of `approved`: `{"type":"Feature","id":…,"geometry":…,"properties":{…static…` — open, to be

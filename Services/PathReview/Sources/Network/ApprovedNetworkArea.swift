@@ -2,6 +2,7 @@ import Contracts
 import EventSourcing
 import Foundation
 import GRDB
+import NIOCore
 import PostgresNIO
 import ServiceKit
 
@@ -17,8 +18,9 @@ public struct ApprovedNetworkBox: Sendable, Hashable {
     public var west: Double, south: Double, east: Double, north: Double
 }
 
-// ``ApprovedNetworkReads/boxes()`` and ``ApprovedNetworkReads/features(of:zoom:)`` on both stores: every path's exact
-// box for ``ApprovedBoxIndex``, and a chosen page's pre-rendered fragments (``ApprovedFeatureBands``) by key.
+// ``ApprovedNetworkReads/boxes()``, ``ApprovedNetworkReads/features(of:zoom:)`` and ``ApprovedNetworkReads/states(of:)``
+// on both stores: every path's exact box for ``ApprovedBoxIndex``, and a chosen page's pre-rendered fragments
+// (``ApprovedFeatureBands``) with their paths' current states, or the states alone, by key.
 
 extension SQLiteApprovedNetworkStore {
     public func boxes() async throws -> [ApprovedBoxIndex.Entry] {
@@ -30,22 +32,40 @@ extension SQLiteApprovedNetworkStore {
         }
     }
 
-    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow] {
+    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?] {
         guard !page.isEmpty else { return [] }
         let table = ApprovedFeatureBands.table(zoom: zoom)
-        let keys = "[" + page.map { String($0.key) }.joined(separator: ",") + "]"
         let byKey = try await database.read { db -> [Int64: ApprovedFeatureRow] in
             // One statement text for any page (the keys as one JSON array): prepared once, cached by the connection.
             var byKey: [Int64: ApprovedFeatureRow] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT p.box_id, f.fragment, p.condition, p.obstacles FROM approved_paths p JOIN \(table) f ON f.box_id = p.box_id
                 WHERE p.box_id IN (SELECT value FROM json_each(?))
-                """, arguments: [keys]) {
-                byKey[row[0]] = ApprovedFeatureRow(fragment: row[1], condition: row[2], obstacleCount: row[3])
+                """, arguments: [Self.keys(page)]) {
+                byKey[row[0]] = ApprovedFeatureRow(fragment: row[1] as String, condition: row[2], obstacleCount: row[3])
             }
             return byKey
         }
-        return page.compactMap { byKey[$0.key] }
+        return page.map { byKey[$0.key] }
+    }
+
+    public func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?] {
+        guard !page.isEmpty else { return [] }
+        let byKey = try await database.read { db -> [Int64: ApprovedPathState] in
+            var byKey: [Int64: ApprovedPathState] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT box_id, condition, obstacles FROM approved_paths WHERE box_id IN (SELECT value FROM json_each(?))
+                """, arguments: [Self.keys(page)]) {
+                byKey[row[0]] = ApprovedPathState(condition: row[1], obstacleCount: row[2])
+            }
+            return byKey
+        }
+        return page.map { byKey[$0.key] }
+    }
+
+    /// The page's row keys as one JSON array.
+    private static func keys(_ page: [ApprovedBoxIndex.Entry]) -> String {
+        "[" + page.map { String($0.key) }.joined(separator: ",") + "]"
     }
 }
 
@@ -60,7 +80,7 @@ extension PostgresApprovedNetworkStore {
         return entries
     }
 
-    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow] {
+    public func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?] {
         guard !page.isEmpty else { return [] }
         let table = ApprovedFeatureBands.table(zoom: zoom)
         let ids = page.map(\.id)
@@ -79,6 +99,23 @@ extension PostgresApprovedNetworkStore {
             guard ordinal >= 1, ordinal <= Int64(page.count) else { continue }
             found[Int(ordinal) - 1] = ApprovedFeatureRow(fragment: fragment, condition: condition, obstacleCount: Int(count))
         }
-        return found.compactMap { $0 }
+        return found
+    }
+
+    public func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?] {
+        guard !page.isEmpty else { return [] }
+        let ids = page.map(\.id)
+        // A key probe per page row, as ``features(of:zoom:)`` reads them.
+        let query: PostgresQuery = """
+            SELECT page.n, p.condition, p.obstacles FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS page(id, n)
+            CROSS JOIN LATERAL (SELECT condition, obstacles FROM approved_paths WHERE path_id = page.id OFFSET 0) p
+            """
+        var found = [ApprovedPathState?](repeating: nil, count: page.count)
+        for try await (ordinal, condition, count) in try await database.client.query(query, logger: database.logger)
+            .decode((Int64, String, Int32).self) {
+            guard ordinal >= 1, ordinal <= Int64(page.count) else { continue }
+            found[Int(ordinal) - 1] = ApprovedPathState(condition: condition, obstacleCount: Int(count))
+        }
+        return found
     }
 }

@@ -18,6 +18,7 @@ struct ApprovedPathListing: Sendable {
     let reads: any ApprovedNetworkReads
     let lookup: any ApprovedNetworkLookup
     let boxes: ApprovedBoxIndex
+    let features: ApprovedFeatureCache
 
     static let maximumBoxFeatures = 500
     static let defaultNearLimit = 20
@@ -44,8 +45,8 @@ struct ApprovedPathListing: Sendable {
                                             1...Double(most), &validator, whole: true))
         try validator.check()
         if let box {
-            let page = try await boxes.page(box, limit: limit + 1)
-            let found = try await reads.features(of: Array(page.prefix(limit)), zoom: zoom.map { Int($0) })
+            let (version, page) = try await boxes.page(box, limit: limit + 1)
+            let found = try await rows(of: Array(page.prefix(limit)), zoom: zoom.map { Int($0) }, version: version)
             return Self.collection(found[...], truncated: page.count > limit)
         }
         guard let point else { throw Problem.badRequest("give bbox or near") }
@@ -56,6 +57,22 @@ struct ApprovedPathListing: Sendable {
                                                                         obstacleCount: record.obstacles.count), tolerance: nil))
         }
         return try ApprovedPathCollection(features: features, truncated: false).response(from: request, context: context)
+    }
+
+    /// The features of `page` (chosen at `version`) in its order, retired paths left out: with only the paths' current
+    /// states read when every fragment is held (``ApprovedFeatureCache``), else read whole and their fragments held.
+    func rows(of page: [ApprovedBoxIndex.Entry], zoom: Int?, version: Int64) async throws -> [ApprovedFeatureRow] {
+        let band = ApprovedFeatureBands.band(zoom: zoom), ids = page.map(\.id)
+        let held = features.fragments(of: ids, band: band, version: version)
+        if held.allSatisfy({ $0 != nil }) {
+            return zip(held, try await reads.states(of: page)).compactMap { fragment, state in
+                guard let fragment, let state else { return nil }
+                return ApprovedFeatureRow(fragment: fragment, condition: state.condition, obstacleCount: state.obstacleCount)
+            }
+        }
+        let rows = try await reads.features(of: page, zoom: zoom)
+        features.hold(zip(ids, rows).compactMap { id, row in row.map { (id, $0.fragment) } }, band: band, version: version)
+        return rows.compactMap { $0 }
     }
 
     /// The `FeatureCollection` of pre-rendered features, as ``ApprovedPathCollection`` would encode it: each stored

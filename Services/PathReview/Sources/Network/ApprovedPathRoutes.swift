@@ -23,9 +23,12 @@ public protocol ApprovedNetworkReads: Sendable {
     func overlayVersion() async throws -> Int64
     /// Every approved path's exact bounding box (``ApprovedBoxIndex`` keeps them in memory).
     func boxes() async throws -> [ApprovedBoxIndex.Entry]
-    /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of `page`, in its order; a path retired
-    /// since it was chosen is left out.
-    func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow]
+    /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of `page`, in its order; `nil` for a path
+    /// retired since it was chosen.
+    func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?]
+    /// The current condition and open obstacles of `page`'s paths, in its order; `nil` for a path retired since it was
+    /// chosen (``ApprovedFeatureCache``: what a page whose fragments are held still reads).
+    func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?]
 }
 
 extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
@@ -74,11 +77,14 @@ extension ApprovedNetworkFold {
 struct ApprovedPathRoutes: Sendable {
     let reads: any ApprovedNetworkReads
     let lookup: any ApprovedNetworkLookup
+    /// The most bytes of pre-rendered features held in memory (``ApprovedFeatureCache``).
+    var featureCacheBytes = PathReviewConfiguration.defaultFeatureCacheMegabytes << 20
 
     /// Mounts the routes.
     func addRoutes(to routes: ServiceRoutes) {
         let paths = routes.group("/v1/paths")
-        paths.get(use: ApprovedPathListing(reads: reads, lookup: lookup, boxes: ApprovedBoxIndex(reads: reads)).list)
+        paths.get(use: ApprovedPathListing(reads: reads, lookup: lookup, boxes: ApprovedBoxIndex(reads: reads),
+                                           features: ApprovedFeatureCache(budget: featureCacheBytes)).list)
         paths.get(":id", use: show)
     }
 

@@ -1,0 +1,122 @@
+import Contracts
+import Foundation
+import NIOCore
+import ServiceTesting
+import Synchronization
+import Testing
+@testable import PathReview
+
+/// ``ApprovedFeatureCache``: fragments held per version and band within a byte budget, and a listing whose fragments
+/// are held reading only its paths' current states — which upkeep, re-approval and retirement keep true on both backends.
+@Suite("path-review: pre-rendered features held in memory")
+struct ApprovedFeatureCacheTests {
+    static func bytes(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    @Test("fragments are held per version and band; a newer version drops them, an older one is not held")
+    func versions() {
+        let cache = ApprovedFeatureCache(budget: 1 << 20)
+        let (a, b) = (UUID(), UUID())
+        cache.hold([(a, Self.bytes("a3")), (b, Self.bytes("b3"))], band: 3, version: 7)
+        #expect(cache.fragments(of: [a, b], band: 3, version: 7) == [Self.bytes("a3"), Self.bytes("b3")])
+        #expect(cache.fragments(of: [b, UUID(), a], band: 3, version: 7) == [Self.bytes("b3"), nil, Self.bytes("a3")])
+        #expect(cache.fragments(of: [a], band: 4, version: 7) == [nil], "another band")
+        #expect(cache.fragments(of: [a], band: 3, version: 8) == [nil], "another version")
+        cache.hold([(a, Self.bytes("a3 older"))], band: 3, version: 6)
+        #expect(cache.fragments(of: [a], band: 3, version: 7) == [Self.bytes("a3")], "a fragment for an older version is not held")
+        cache.hold([(a, Self.bytes("a3 new"))], band: 3, version: 8)
+        #expect(cache.fragments(of: [a, b], band: 3, version: 8) == [Self.bytes("a3 new"), nil], "a newer version starts afresh")
+        #expect(cache.fragments(of: [a], band: 3, version: 7) == [nil])
+        #expect(cache.heldBytes == "a3 new".utf8.count)
+    }
+
+    @Test("held bytes stay within the budget; a fragment is held as its own bytes, not the buffer it came in; budget 0 holds nothing")
+    func budget() {
+        let cache = ApprovedFeatureCache(budget: 10_000)
+        let ids = (0..<200).map { _ in UUID() }
+        cache.hold(ids.map { ($0, ByteBuffer(repeating: UInt8(ascii: "x"), count: 100)) }, band: 0, version: 1)
+        #expect(cache.heldBytes <= 10_000 && cache.heldBytes >= 7_000, "\(cache.heldBytes)")
+        let held = cache.fragments(of: ids, band: 0, version: 1).compactMap { $0 }
+        #expect(held.count * 100 == cache.heldBytes)
+        cache.hold([(UUID(), ByteBuffer(repeating: 0, count: 20_000))], band: 0, version: 1)
+        #expect(cache.heldBytes <= 10_000, "a fragment over the budget is not held")
+
+        var message = ByteBuffer(repeating: UInt8(ascii: "y"), count: 100_000)
+        let slice = message.readSlice(length: 10)!
+        let small = ApprovedFeatureCache(budget: 1 << 20)
+        let id = UUID()
+        small.hold([(id, slice)], band: 2, version: 1)
+        let copy = try! #require(small.fragments(of: [id], band: 2, version: 1).first!)
+        #expect(copy == slice && copy.capacity < 1_000, "\(copy.capacity)")
+
+        let none = ApprovedFeatureCache(budget: 0)
+        none.hold([(id, slice)], band: 2, version: 1)
+        #expect(none.fragments(of: [id], band: 2, version: 1) == [nil] && none.heldBytes == 0)
+    }
+
+    /// The store's reads, counted.
+    final class CountingReads: ApprovedNetworkReads {
+        let reads: any ApprovedNetworkReads
+        let counts = Mutex((features: 0, states: 0))
+        init(_ reads: any ApprovedNetworkReads) { self.reads = reads }
+        func path(id: UUID) async throws -> ApprovedPathRecord? { try await reads.path(id: id) }
+        func overlayVersion() async throws -> Int64 { try await reads.overlayVersion() }
+        func boxes() async throws -> [ApprovedBoxIndex.Entry] { try await reads.boxes() }
+        func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?] {
+            counts.withLock { $0.features += 1 }
+            return try await reads.features(of: page, zoom: zoom)
+        }
+        func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?] {
+            counts.withLock { $0.states += 1 }
+            return try await reads.states(of: page)
+        }
+    }
+
+    @Test("a page whose fragments are held reads only states, and shows upkeep, a re-approval and a retirement as a cold read does",
+          arguments: TestBackend.enabled)
+    func listing(backend: TestBackend) async throws {
+        try await PathReviewApp.with(backend) { _, server in
+            let (a, b, c) = (UUID(), UUID(), UUID())
+            let line = [[15.60, 48.41], [15.601, 48.41], [15.602, 48.411]]
+            for id in [a, b, c] { try await ApprovedNetworkLookupTests.approve(id, nodes: [1, 2, 3], line, server) }
+            try await server.approvedNetwork.catchUp()
+            let reads = CountingReads(server.networkReads)
+            let listing = ApprovedPathListing(reads: reads, lookup: server.networkLookup, boxes: ApprovedBoxIndex(reads: reads),
+                                              features: ApprovedFeatureCache(budget: 1 << 20))
+            let cold = ApprovedPathListing(reads: server.networkReads, lookup: server.networkLookup, boxes: ApprovedBoxIndex(reads: server.networkReads),
+                                           features: ApprovedFeatureCache(budget: 0))
+            let world = ApprovedNetworkBox(west: -180, south: -90, east: 180, north: 90)
+            func list(_ listing: ApprovedPathListing, zoom: Int?) async throws -> [String] {
+                let (version, page) = try await listing.boxes.page(world, limit: 500)
+                return try await listing.rows(of: page, zoom: zoom, version: version).map(\.json)
+            }
+            func check(_ label: String) async throws {
+                for zoom in [nil, 15, 8] {
+                    #expect(try await list(listing, zoom: zoom) == (try await list(cold, zoom: zoom)), "\(label), zoom \(zoom.map(String.init) ?? "none")")
+                }
+            }
+
+            try await check("first")
+            #expect(reads.counts.withLock { $0 } == (3, 0), "each band read whole once")
+            try await check("held")
+            #expect(reads.counts.withLock { $0 } == (3, 3), "then only states")
+
+            try await ApprovedNetworkLookupTests.confirm(UUID(), on: a, at: 5, server)
+            try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: a, condition: "requires-maintenance", source: .reports,
+                                                                          changedAt: ApprovedNetworkLookupTests.t0), path: a, server)
+            try await server.approvedNetwork.catchUp()
+            try await check("after upkeep")
+            #expect(reads.counts.withLock { $0 } == (3, 6), "upkeep leaves the version and the held fragments")
+            let upkept = try await list(listing, zoom: nil)
+            #expect(upkept.contains { $0.contains(a.uuidString.lowercased()) && $0.contains(#""condition":"requires-maintenance","obstacleCount":1"#) })
+
+            let moved = [[7.42, 43.73], [7.421, 43.731]]
+            try await ApprovedNetworkLookupTests.approve(a, nodes: [4, 5], moved, server)
+            try await ApprovedNetworkLookupTests.append(PathRetired(pathId: b, retiredAt: ApprovedNetworkLookupTests.t0), path: b, server)
+            try await server.approvedNetwork.catchUp()
+            try await check("after re-approval and retirement")
+            let now = try await list(listing, zoom: nil)
+            #expect(now.count == 2 && !now.contains { $0.contains(b.uuidString.lowercased()) }, "the retired path left")
+            #expect(now.contains { $0.contains(a.uuidString.lowercased()) && $0.contains("[7.42,43.73]") }, "the re-approved path's new line")
+        }
+    }
+}
