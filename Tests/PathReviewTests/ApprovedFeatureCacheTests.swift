@@ -57,16 +57,19 @@ struct ApprovedFeatureCacheTests {
     final class CountingReads: ApprovedNetworkReads {
         let reads: any ApprovedNetworkReads
         let counts = Mutex((features: 0, states: 0))
+        let sizes = Mutex((features: [Int](), states: [Int]()))
         init(_ reads: any ApprovedNetworkReads) { self.reads = reads }
         func path(id: UUID) async throws -> ApprovedPathRecord? { try await reads.path(id: id) }
         func overlayVersion() async throws -> Int64 { try await reads.overlayVersion() }
         func boxes() async throws -> [ApprovedBoxIndex.Entry] { try await reads.boxes() }
         func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?] {
             counts.withLock { $0.features += 1 }
+            sizes.withLock { $0.features.append(page.count) }
             return try await reads.features(of: page, zoom: zoom)
         }
         func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?] {
             counts.withLock { $0.states += 1 }
+            sizes.withLock { $0.states.append(page.count) }
             return try await reads.states(of: page)
         }
     }
@@ -75,9 +78,10 @@ struct ApprovedFeatureCacheTests {
           arguments: TestBackend.enabled)
     func listing(backend: TestBackend) async throws {
         try await PathReviewApp.with(backend) { _, server in
-            let (a, b, c) = (UUID(), UUID(), UUID())
+            let (a, b, c, d) = (UUID(), UUID(), UUID(), UUID())
             let line = [[15.60, 48.41], [15.601, 48.41], [15.602, 48.411]]
             for id in [a, b, c] { try await ApprovedNetworkLookupTests.approve(id, nodes: [1, 2, 3], line, server) }
+            try await ApprovedNetworkLookupTests.approve(d, nodes: [6, 7], [[7.43, 43.74], [7.431, 43.741]], server)
             try await server.approvedNetwork.catchUp()
             let reads = CountingReads(server.networkReads)
             let listing = ApprovedPathListing(reads: reads, lookup: server.networkLookup, boxes: ApprovedBoxIndex(reads: reads),
@@ -95,17 +99,25 @@ struct ApprovedFeatureCacheTests {
                 }
             }
 
+            // A Krems box first: its three paths' fragments held; the world then reads Monaco's whole and Krems' states.
+            let (version, krems) = try await listing.boxes.page(ApprovedNetworkBox(west: 15.5, south: 48.3, east: 15.7, north: 48.5), limit: 500)
+            #expect(try await listing.rows(of: krems, zoom: nil, version: version).count == 3)
+            #expect(reads.sizes.withLock { $0.features } == [3] && reads.sizes.withLock { $0.states } == [])
+            #expect(try await list(listing, zoom: nil) == (try await list(cold, zoom: nil)))
+            #expect(reads.sizes.withLock { $0.features } == [3, 1] && reads.sizes.withLock { $0.states } == [3], "only the path not held read whole")
+            reads.counts.withLock { $0 = (0, 0) }
+
             try await check("first")
-            #expect(reads.counts.withLock { $0 } == (3, 0), "each band read whole once")
+            #expect(reads.counts.withLock { $0 } == (2, 1), "the bands not read yet whole once, the held one's states")
             try await check("held")
-            #expect(reads.counts.withLock { $0 } == (3, 3), "then only states")
+            #expect(reads.counts.withLock { $0 } == (2, 4), "then only states")
 
             try await ApprovedNetworkLookupTests.confirm(UUID(), on: a, at: 5, server)
             try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: a, condition: "requires-maintenance", source: .reports,
                                                                           changedAt: ApprovedNetworkLookupTests.t0), path: a, server)
             try await server.approvedNetwork.catchUp()
             try await check("after upkeep")
-            #expect(reads.counts.withLock { $0 } == (3, 6), "upkeep leaves the version and the held fragments")
+            #expect(reads.counts.withLock { $0 } == (2, 7), "upkeep leaves the version and the held fragments")
             let upkept = try await list(listing, zoom: nil)
             #expect(upkept.contains { $0.contains(a.uuidString.lowercased()) && $0.contains(#""condition":"requires-maintenance","obstacleCount":1"#) })
 
@@ -115,7 +127,7 @@ struct ApprovedFeatureCacheTests {
             try await server.approvedNetwork.catchUp()
             try await check("after re-approval and retirement")
             let now = try await list(listing, zoom: nil)
-            #expect(now.count == 2 && !now.contains { $0.contains(b.uuidString.lowercased()) }, "the retired path left")
+            #expect(now.count == 3 && !now.contains { $0.contains(b.uuidString.lowercased()) }, "the retired path left")
             #expect(now.contains { $0.contains(a.uuidString.lowercased()) && $0.contains("[7.42,43.73]") }, "the re-approved path's new line")
         }
     }

@@ -59,19 +59,24 @@ struct ApprovedPathListing: Sendable {
         return try ApprovedPathCollection(features: features, truncated: false).response(from: request, context: context)
     }
 
-    /// The features of `page` (chosen at `version`) in its order, retired paths left out: with only the paths' current
-    /// states read when every fragment is held (``ApprovedFeatureCache``), else read whole and their fragments held.
+    /// The features of `page` (chosen at `version`) in its order, retired paths left out. The held fragments
+    /// (``ApprovedFeatureCache``) need only their paths' current states; the others are read whole — both at once, on
+    /// two connections — and their fragments held.
     func rows(of page: [ApprovedBoxIndex.Entry], zoom: Int?, version: Int64) async throws -> [ApprovedFeatureRow] {
-        let band = ApprovedFeatureBands.band(zoom: zoom), ids = page.map(\.id)
-        let held = features.fragments(of: ids, band: band, version: version)
-        if held.allSatisfy({ $0 != nil }) {
-            return zip(held, try await reads.states(of: page)).compactMap { fragment, state in
-                guard let fragment, let state else { return nil }
-                return ApprovedFeatureRow(fragment: fragment, condition: state.condition, obstacleCount: state.obstacleCount)
-            }
+        let band = ApprovedFeatureBands.band(zoom: zoom)
+        let held = features.fragments(of: page.map(\.id), band: band, version: version)
+        let heldAt = held.indices.filter { held[$0] != nil }, missingAt = held.indices.filter { held[$0] == nil }
+        async let states = heldAt.isEmpty ? [] : reads.states(of: heldAt.map { page[$0] })
+        async let read = missingAt.isEmpty ? [] : reads.features(of: missingAt.map { page[$0] }, zoom: zoom)
+        var rows = [ApprovedFeatureRow?](repeating: nil, count: page.count)
+        for (index, state) in zip(heldAt, try await states) {
+            guard let fragment = held[index], let state else { continue }
+            rows[index] = ApprovedFeatureRow(fragment: fragment, condition: state.condition, obstacleCount: state.obstacleCount)
         }
-        let rows = try await reads.features(of: page, zoom: zoom)
-        features.hold(zip(ids, rows).compactMap { id, row in row.map { (id, $0.fragment) } }, band: band, version: version)
+        let fetched = try await read
+        for (index, row) in zip(missingAt, fetched) { rows[index] = row }
+        features.hold(zip(missingAt, fetched).compactMap { index, row in row.map { (page[index].id, $0.fragment) } }, band: band,
+                      version: version)
         return rows.compactMap { $0 }
     }
 
