@@ -13,14 +13,16 @@ struct PathReviewConfigurationTests {
         #expect(FileManager.default.fileExists(atPath: configuration.extracts[0]))
         #expect(configuration.claimDuration == .seconds(1_800))
         #expect(configuration.roadCacheDirectory.hasSuffix("/path-review-roads"))
+        #expect(configuration.featureCacheMegabytes == 64)
     }
 
     @Test("keys: several extracts (the service's own spelling wins), the claim time")
     func keys() throws {
         let configuration = try PathReviewConfiguration.fromEnvironment([
             "WAYPOINT_PATH_REVIEW_EXTRACTS": " /data/a.osm.pbf, /data/b.osm.gz ,", "WAYPOINT_EXTRACTS": "/ignored.osm",
-            "WAYPOINT_PATH_REVIEW_CLAIM_MINUTES": "5", "WAYPOINT_PATH_REVIEW_PORT": "18083",
+            "WAYPOINT_PATH_REVIEW_CLAIM_MINUTES": "5", "WAYPOINT_PATH_REVIEW_PORT": "18083", "WAYPOINT_PATH_REVIEW_FEATURE_CACHE_MB": "0",
         ])
+        #expect(configuration.featureCacheMegabytes == 0)
         #expect(configuration.extracts == ["/data/a.osm.pbf", "/data/b.osm.gz"])
         #expect(configuration.claimDuration == .seconds(300) && configuration.service.port == 18083)
     }
@@ -30,6 +32,11 @@ struct PathReviewConfigurationTests {
         for value in ["0", "1441", "x", "-3"] {
             #expect(throws: ConfigurationError.self, "CLAIM_MINUTES=\(value)") {
                 try PathReviewConfiguration.fromEnvironment(["WAYPOINT_PATH_REVIEW_CLAIM_MINUTES": value])
+            }
+        }
+        for value in ["-1", "4097", "many"] {
+            #expect(throws: ConfigurationError.self, "FEATURE_CACHE_MB=\(value)") {
+                try PathReviewConfiguration.fromEnvironment(["WAYPOINT_PATH_REVIEW_FEATURE_CACHE_MB": value])
             }
         }
     }

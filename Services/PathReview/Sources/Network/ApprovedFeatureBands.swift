@@ -106,7 +106,12 @@ public struct ApprovedFeatureRow: Sendable, Hashable {
     /// The feature's JSON written into `buffer` (the fragment's bytes copied once, no joined string).
     func write(into buffer: inout ByteBuffer) {
         buffer.writeImmutableBuffer(fragment)
-        let open = fragment.readableBytesView.last == UInt8(ascii: "{")
-        buffer.writeString(ApprovedFeatureBands.closing(open: open, condition: condition, obstacleCount: obstacleCount))
+        // `closing(open:condition:obstacleCount:)` written piece by piece (no string built per feature).
+        if fragment.readableBytesView.last != UInt8(ascii: "{") { buffer.writeInteger(UInt8(ascii: ",")) }
+        buffer.writeStaticString(#""condition":"#)
+        buffer.writeString(ApprovedFeatureBands.quoted(condition))
+        buffer.writeStaticString(#","obstacleCount":"#)
+        buffer.writeString(String(obstacleCount))
+        buffer.writeStaticString("}}")
     }
 }

@@ -105,16 +105,20 @@ extension PostgresApprovedNetworkStore {
     public func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?] {
         guard !page.isEmpty else { return [] }
         let ids = page.map(\.id)
-        // A key probe per page row, as ``features(of:zoom:)`` reads them.
+        // A key probe per page row, as ``features(of:zoom:)`` reads them; the answer is one row of three small arrays (a
+        // row per path cost more in the client's decoding than the probes in the server), the ordinals placing each.
         let query: PostgresQuery = """
-            SELECT page.n, p.condition, p.obstacles FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS page(id, n)
+            SELECT array_agg(page.n), array_agg(p.condition), array_agg(p.obstacles)
+            FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS page(id, n)
             CROSS JOIN LATERAL (SELECT condition, obstacles FROM approved_paths WHERE path_id = page.id OFFSET 0) p
             """
         var found = [ApprovedPathState?](repeating: nil, count: page.count)
-        for try await (ordinal, condition, count) in try await database.client.query(query, logger: database.logger)
-            .decode((Int64, String, Int32).self) {
-            guard ordinal >= 1, ordinal <= Int64(page.count) else { continue }
-            found[Int(ordinal) - 1] = ApprovedPathState(condition: condition, obstacleCount: Int(count))
+        for try await (ordinals, conditions, counts) in try await database.client.query(query, logger: database.logger)
+            .decode(([Int64]?, [String]?, [Int32]?).self) {
+            guard let ordinals, let conditions, let counts, conditions.count == ordinals.count, counts.count == ordinals.count else { continue }
+            for (index, ordinal) in ordinals.enumerated() where ordinal >= 1 && ordinal <= Int64(page.count) {
+                found[Int(ordinal) - 1] = ApprovedPathState(condition: conditions[index], obstacleCount: Int(counts[index]))
+            }
         }
         return found
     }
