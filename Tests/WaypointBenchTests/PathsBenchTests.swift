@@ -64,6 +64,9 @@ struct PathsBenchTests {
         #expect(try PathsBench.parse([]).settings.backends == ["sqlite", "postgres"])
         #expect(throws: (any Error).self) { try PathsBench.parse(["--backends", "mysql"]) }
         #expect(throws: (any Error).self) { try PathsBench.parse(["--backends", ""]) }
+        #expect(try PathsBench.parse(["--feature-cache-mb", "0"]).settings.featureCacheMegabytes == 0)
+        #expect(try PathsBench.parse([]).settings.featureCacheMegabytes == 64)
+        #expect(throws: (any Error).self) { try PathsBench.parse(["--feature-cache-mb", "-1"]) }
         let directory = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
         var settings = PathsBenchSettings(dataDirectory: directory, paths: 5, reports: 0, boxes: 5, searches: 5, drafts: 1, approvals: 1, seed: 3)
         settings.backends = ["postgres"]

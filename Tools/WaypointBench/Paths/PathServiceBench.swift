@@ -48,7 +48,7 @@ enum PathServiceBench {
         let roads = try loadRoads(settings.dataDirectory, logger: logger)
         logger.info("""
             paths \(settings.paths), reports \(settings.reports), boxes \(settings.boxes), searches \(settings.searches), \
-            drafts \(settings.drafts), approvals \(settings.approvals), seed \(settings.seed)
+            drafts \(settings.drafts), approvals \(settings.approvals), seed \(settings.seed), feature cache \(settings.featureCacheMegabytes) MiB
             """)
         let corpus = try PathsCorpus.make(settings, roads: roads, logger: logger)
         plannerAlone(corpus, roads: roads, logger: logger)
@@ -132,6 +132,7 @@ enum PathServiceBench {
             service: ServiceConfiguration(serviceName: "path-review", port: 0, internalToken: internalToken, logLevel: .critical),
             runtime: RuntimeSettings(serviceName: "path-review", dataDirectory: directory, backend: storageBackend),
             endpoints: ServiceEndpoints(baseURLs: ["auth": URL(string: "http://127.0.0.1:\(try closedPort())")!]), extracts: [])
+            .withFeatureCacheMegabytes(settings.featureCacheMegabytes)
         let name = backend.description
         return try await ServiceStorage.withOpen(configuration.runtime, logger: quiet) { storage in
             do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PathReview
 import ReferenceData
 
 /// `waypoint-bench paths`: the path-review service's figures (issue 20) — the approved network by area on both
@@ -47,6 +48,9 @@ struct PathsBench: AsyncParsableCommand {
     @Option(help: "Backends measured, comma-separated: sqlite, postgres (postgres needs WAYPOINT_BENCH_POSTGRES_URL).")
     var backends = "sqlite,postgres"
 
+    @Option(help: "MiB of pre-rendered bbox features the service holds (WAYPOINT_PATH_REVIEW_FEATURE_CACHE_MB; 0: every page read whole).")
+    var featureCacheMb = PathReviewConfiguration.defaultFeatureCacheMegabytes
+
     @Flag(help: "Keep what was seeded (the SQLite file, the PostgreSQL schema) for inspection; their names are logged.")
     var keep = false
 
@@ -54,6 +58,7 @@ struct PathsBench: AsyncParsableCommand {
         guard paths > 0, reports >= 0, boxes > 0, searches > 0, drafts > 0, approvals > 0 else {
             throw ValidationError("--paths, --boxes, --searches, --drafts and --approvals must be positive, --reports not negative")
         }
+        guard (0...4_096).contains(featureCacheMb) else { throw ValidationError("--feature-cache-mb must be 0…4096") }
         let chosen = backends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !chosen.isEmpty, chosen.allSatisfy({ ["sqlite", "postgres"].contains($0) }) else {
             throw ValidationError("--backends must be sqlite, postgres or both, comma-separated")
@@ -72,7 +77,8 @@ struct PathsBench: AsyncParsableCommand {
             ?? ReferenceDataDirectory.locate() ?? URL(fileURLWithPath: "../shared/data", isDirectory: true)
         return PathsBenchSettings(dataDirectory: directory, paths: paths, reports: reports, boxes: boxes, searches: searches, drafts: drafts,
                                   approvals: approvals, seed: seed,
-                                  backends: Set(backends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), keep: keep)
+                                  backends: Set(backends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }), keep: keep,
+                                  featureCacheMegabytes: featureCacheMb)
     }
 }
 
@@ -90,6 +96,8 @@ struct PathsBenchSettings: Sendable {
     var backends: Set<String> = ["sqlite", "postgres"]
     /// Keep the seeded SQLite file and PostgreSQL schema.
     var keep = false
+    /// MiB of pre-rendered features the service holds.
+    var featureCacheMegabytes = PathReviewConfiguration.defaultFeatureCacheMegabytes
 
     /// Warm-up requests before `count` timed ones.
     static func warmUp(_ count: Int) -> Int { max(5, count / 10) }
