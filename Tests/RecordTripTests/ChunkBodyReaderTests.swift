@@ -95,6 +95,29 @@ import Testing
         if read != nil { #expect(Self.same(read, Self.oracle(text)), "read differently from JSONDecoder") }
     }
 
+    @Test("a body repeating a member name anywhere is never read (the decoder then refuses it with the duplicate scan)")
+    func repeatedNames() {
+        for text in [#"{"sequence":1,"sequence":1}"#, #"{"sequence":1,"fixes":[],"fixes":[]}"#,
+                     #"{"sequence":1,"acceleration":[],"acceleration":[]}"#,
+                     #"{"sequence":1,"fixes":[{"time":1,"lat":2,"lng":3,"lat":2}]}"#,
+                     #"{"sequence":1,"fixes":[{"time":1,"lat":2,"lng":3,"speed":1,"speed":1}]}"#,
+                     #"{"sequence":1,"acceleration":[{"time":1,"x":0,"y":0,"z":0,"x":0}]}"#] {
+            #expect(ChunkBodyReader.read(Data(text.utf8)) == nil, "read: \(text)")
+            #expect(JSONDuplicateKeys.firstDuplicate(in: Array(text.utf8)) != nil, "the scan finds it: \(text)")
+        }
+        // Seeded bodies with one member of one object written twice.
+        var r = Random(state: 7)
+        var checked = 0
+        while checked < 300 {
+            let text = Self.body(&r)
+            let members = text.ranges(of: /"[a-z]+"\s*:\s*-?[0-9][0-9.eE+-]*/)
+            guard let pick = members.isEmpty ? nil : members[Int(r.next() % UInt64(members.count))] else { continue }
+            let repeated = String(text[..<pick.upperBound]) + "," + String(text[pick]) + String(text[pick.upperBound...])
+            #expect(ChunkBodyReader.read(Data(repeated.utf8)) == nil, "read: \(repeated.prefix(300))")
+            checked += 1
+        }
+    }
+
     @Test("a body cut at every byte, or with a byte changed: what is read, JSONDecoder reads the same; never a crash")
     func damaged() {
         var r = Random(state: 2026)

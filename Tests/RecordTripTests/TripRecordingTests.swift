@@ -92,6 +92,9 @@ struct TripRecordingTests {
             let nan = try await client.sendJSON(.post, "\(uri)/samples",
                                                 json: #"{"sequence":0,"fixes":[{"time":NaN,"lat":48.4,"lng":15.6}]}"#, token: token)
             #expect(nan.status == 400 && nan.json["code"] as? String == "malformed-json")
+            let repeated = try await client.sendJSON(.post, "\(uri)/samples",
+                                                     json: #"{"sequence":0,"fixes":[{"time":1790000000,"lat":48.4,"lng":15.6,"lat":10}]}"#, token: token)
+            #expect(repeated.status == 400 && repeated.json["code"] as? String == "malformed-json", "a repeated member name")
             let missing = try await client.sendJSON(.post, "\(uri)/samples", json: #"{"sequence":0,"fixes":[{"lat":48.4,"lng":15.6}]}"#,
                                                     token: token)
             #expect(missing.status == 422)
