@@ -12,6 +12,8 @@ import NIOHTTP1
 public struct EmbeddedFeedSource: EventSource {
     let feeds: [EmbeddedFeed]
     let httpClient: HTTPClient
+    /// Past the events each producer skipped, while the stored positions stay where the pages left them.
+    let cursor = FeedCursor()
 
     /// Creates a source over one or more producers' feeds.
     public init(feeds: [EmbeddedFeed], httpClient: HTTPClient = .shared) {
@@ -23,7 +25,7 @@ public struct EmbeddedFeedSource: EventSource {
         try await withThrowingTaskGroup(of: [IncomingEvent].self) { group in
             for feed in feeds {
                 group.addTask {
-                    try await fetch(feed, after: positions[feed.source] ?? 0, limit: maxEvents, wait: timeout)
+                    try await fetch(feed, stored: positions[feed.source] ?? 0, limit: maxEvents, wait: timeout)
                 }
             }
             var collected: [IncomingEvent] = []
@@ -40,7 +42,8 @@ public struct EmbeddedFeedSource: EventSource {
 
     public func close() async {}
 
-    private func fetch(_ feed: EmbeddedFeed, after position: Int64, limit: Int, wait: Duration) async throws -> [IncomingEvent] {
+    private func fetch(_ feed: EmbeddedFeed, stored: Int64, limit: Int, wait: Duration) async throws -> [IncomingEvent] {
+        let position = cursor.after(feed.source, stored: stored)
         let waitSeconds = wait.timeInterval
         var request = HTTPClientRequest(url: "\(feed.baseURL)/v1/internal/events?after=\(position)&limit=\(limit)&wait=\(waitSeconds)")
         request.headers.add(name: "Authorization", value: "Bearer \(feed.internalToken)")
@@ -56,6 +59,7 @@ public struct EmbeddedFeedSource: EventSource {
                                                      body: String(buffer: body).prefix(500).description)
         }
         let page = try EventJSON.decode(EventFeedPage.self, from: Data(buffer: body))
+        cursor.record(feed.source, asked: stored, lastServed: page.events.last?.position, scanned: page.scanned)
         let reached = page.events.last?.position ?? position
         Gauge(label: "waypoint_consumer_lag_events", dimensions: [("source", feed.source), ("transport", "embedded")])
             .record(Double(max(0, page.head - reached)))

@@ -18,8 +18,9 @@ public struct EventFeedController<Store: EventStore>: Sendable {
     /// Creates the controller.
     ///
     /// - Parameter include: which events are served. Skipped events are read past: a page holds the next served events
-    ///   after `after` (reading on through at most 10,000 skipped ones), and a long poll waits for appends after the
-    ///   last position read, not after `after`.
+    ///   after `after` (reading on through at most 10,000 skipped ones), a long poll waits for appends after the last
+    ///   position read, not after `after`, and the page says how far it read (`scanned`: the consumer's
+    ///   ``FeedCursor`` asks after it next, so skipped events are not read again).
     public init(store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
         self.store = store
         self.source = source
@@ -45,7 +46,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             (events, scanned) = try await read(after: scanned, limit: limit)
         }
         let head = max(try await store.headPosition(), events.last?.position ?? 0)
-        let page = EventFeedPage(source: source, events: events.map { PublishedEvent($0, source: source) }, head: head)
+        let page = EventFeedPage(source: source, events: events.map { PublishedEvent($0, source: source) }, head: head, scanned: scanned)
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try EventJSON.encode(page))))

@@ -30,6 +30,8 @@ final class AnalyticsFeedSource: LagReportingSource {
     }
 
     private let state = Mutex(State())
+    /// Past the events the producer skipped, while the stored position stays where the pages left it.
+    private let cursor = FeedCursor()
 
     init(feed: EmbeddedFeed, lag: TopicLag, httpClient: HTTPClient = .shared) {
         self.feed = feed
@@ -42,7 +44,8 @@ final class AnalyticsFeedSource: LagReportingSource {
     /// Reads up to `maxEvents` (the feed serves at most 1,000 per request: full pages are followed by the next page
     /// without waiting, so a consumer catching up applies large batches); only the first request long-polls.
     func next(maxEvents: Int, timeout: Duration, positions: [String: Int64]) async throws -> [IncomingEvent] {
-        var after = positions[feed.source] ?? 0
+        let stored = positions[feed.source] ?? 0
+        var after = cursor.after(feed.source, stored: stored)
         var collected: [IncomingEvent] = []
         var wait = timeout
         var page: EventFeedPage
@@ -52,10 +55,11 @@ final class AnalyticsFeedSource: LagReportingSource {
             guard let fetched = try await fetch(after: after, limit: limit, wait: wait) else { return collected }
             page = fetched
             collected += page.events.map { IncomingEvent(event: $0, receipt: .feed(position: $0.position)) }
-            after = page.events.last?.position ?? after
+            after = max(page.scanned ?? after, page.events.last?.position ?? after)
             full = page.events.count >= limit
             wait = .zero
         } while full && collected.count < maxEvents
+        cursor.record(feed.source, asked: stored, lastServed: collected.last?.event.position, scanned: page.scanned)
         let (head, pageWasFull) = (page.head, full)
         state.withLock {
             $0.head = head
