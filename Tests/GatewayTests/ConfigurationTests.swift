@@ -22,6 +22,7 @@ struct ConfigurationTests {
         #expect(configuration.timeout(of: "auth") == .seconds(5))
         #expect(configuration.circuitFailureThreshold == 5)
         #expect(configuration.circuitOpenDuration == .seconds(30))
+        #expect(configuration.clientIdleTimeout == .seconds(75), "longer than a recording phone's minute between uploads")
         #expect(configuration.requiredServices == ["auth", "tour-management", "analytics"])
         #expect(configuration.corsOrigins.isEmpty)
     }

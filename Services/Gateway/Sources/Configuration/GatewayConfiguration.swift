@@ -61,7 +61,8 @@ public struct GatewayConfiguration: Sendable {
     /// Origins allowed to call from browsers (`CORS_ORIGINS`, comma-separated; `*` for any; default none).
     public var corsOrigins: [String]
     /// Time a client connection may send nothing — mid-request or between requests — before it is closed
-    /// (`CLIENT_IDLE_TIMEOUT_SECONDS`, default 30 s).
+    /// (`CLIENT_IDLE_TIMEOUT_SECONDS`, default 75 s, nginx's keep-alive default: longer than a phone's minute between
+    /// ride uploads, so each upload does not need a new connection and cannot meet one being closed as it is sent).
     public var clientIdleTimeout: Duration
     /// Services whose readiness the gateway's `/health/ready` requires (`REQUIRED_SERVICES`, default
     /// `auth,tour-management,analytics`); the others are listed but never fail it.
@@ -88,7 +89,7 @@ public struct GatewayConfiguration: Sendable {
         retryMinPerSecond: Int = 1,
         trustedProxies: [IPNetwork] = [],
         corsOrigins: [String] = [],
-        clientIdleTimeout: Duration = .seconds(30),
+        clientIdleTimeout: Duration = .seconds(75),
         requiredServices: [String] = ["auth", "tour-management", "analytics"]
     ) {
         self.service = service
