@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import RoadNetwork
+
+/// What the matcher reads besides positions — a fix's Doppler speed and course (`docs/road-network.md`, "Map matching").
+@Suite("Map matching: course, speed and outliers")
+struct MapMatchEvidenceTests {
+    static let router = RouteFixtures.kremsRouter
+
+    static func ride(sigma: Double, velocityNoise: Double? = 0.5, seed: UInt64 = 7) throws -> RideSimulator.Ride {
+        let router = try #require(router)
+        let settings = RideSimulator.Settings(noiseSigma: sigma, velocityNoise: velocityNoise)
+        return try #require(RideSimulator(router: router).rides(count: 1, length: 1_000...2_000, settings: settings, seed: seed).first)
+    }
+
+    /// Degrees between two bearings, 0–180.
+    static func angle(_ a: Double, _ b: Double) -> Double {
+        let difference = abs((a - b).truncatingRemainder(dividingBy: 360))
+        return min(difference, 360 - difference)
+    }
+
+    @Test("the simulator's speed and course: the positions do not depend on them; the course follows the route to a few degrees")
+    func simulatedVelocity() throws {
+        let with = try Self.ride(sigma: 0), without = try Self.ride(sigma: 0, velocityNoise: nil)
+        #expect(with.observations.map(\.latitude) == without.observations.map(\.latitude))
+        #expect(with.observations.map(\.longitude) == without.observations.map(\.longitude))
+        #expect(without.observations.allSatisfy { $0.speed == nil && $0.course == nil })
+        // σ 0: the positions are the truth, so the bearing from each fix to the next is the route's, except across a bend.
+        var differences: [Double] = []
+        for (a, b) in zip(with.observations, with.observations.dropFirst()) {
+            let north = b.latitude - a.latitude, east = (b.longitude - a.longitude) * cos(a.latitude * .pi / 180)
+            var bearing = atan2(east, north) * 180 / .pi
+            if bearing < 0 { bearing += 360 }
+            let course = try #require(a.course), speed = try #require(a.speed)
+            #expect((0..<360).contains(course))
+            #expect(speed >= 0 && speed < 7 + 4 * 0.5)
+            differences.append(Self.angle(course, bearing))
+        }
+        let sorted = differences.sorted()
+        // 0.5 m/s of velocity noise at 4–7 m/s: σ_θ 4–7°; the median is about 0.67 σ_θ, bends aside.
+        #expect(sorted[sorted.count / 2] < 6, "median \(sorted[sorted.count / 2])°")
+    }
+
+    @Test("a fix's course raises the emission cost of candidates riding across or against it, up to the cap; none without a course or below 2 m/s")
+    func courseEmission() throws {
+        let router = try #require(Self.router)
+        let rules = MapMatchRules()
+        let ride = try Self.ride(sigma: 5)
+        let lattice = MatchLattice(ride.observations, index: router.snapIndex, rules: rules)
+        var against = 0, along = 0
+        for step in 0..<lattice.stepCount {
+            let fix = ride.observations[lattice.observations[step]]
+            for state in lattice.stateRange(step).map({ lattice.states[$0] }) {
+                let position = 0.5 * (state.distance / lattice.sigmas[step]) * (state.distance / lattice.sigmas[step])
+                let course = state.emission - position
+                #expect(course >= -1e-9 && course <= rules.courseCostCap + 1e-9)
+                guard (fix.speed ?? 0) >= rules.courseMinimumSpeed, let heading = fix.course else {
+                    #expect(abs(course) < 1e-9)
+                    continue
+                }
+                // The bearing the state rides, from its edge's two ends (a straight enough edge).
+                let (from, to) = (MatchTransitions.startVertex(router.graph, state), MatchTransitions.endVertex(router.graph, state))
+                let north = router.graph.vertexLatitudes[to] - router.graph.vertexLatitudes[from]
+                let east = (router.graph.vertexLongitudes[to] - router.graph.vertexLongitudes[from]) * cos(fix.latitude * .pi / 180)
+                let bearing = atan2(east, north) * 180 / .pi
+                if Self.angle(heading, bearing) > 150 { against += 1; #expect(course > 3, "against the course: \(course)") }
+                if Self.angle(heading, bearing) < 3, router.graph.edgeShapeStarts[state.edge + 1] - router.graph.edgeShapeStarts[state.edge] == 2 {
+                    along += 1
+                    #expect(course < 0.5, "along the course: \(course)")
+                }
+            }
+        }
+        #expect(against > 10 && along > 5)
+        // Without speed and course, or too slow, or an invalid course (iOS: -1): positions only.
+        var slow = ride.observations
+        for k in slow.indices { (slow[k].speed, slow[k].course) = k % 3 == 0 ? (nil, nil) : (k % 3 == 1 ? (1.5, slow[k].course) : (6, -1)) }
+        let plain = MatchLattice(slow, index: router.snapIndex, rules: rules)
+        for step in 0..<plain.stepCount {
+            for state in plain.stateRange(step).map({ plain.states[$0] }) {
+                #expect(abs(state.emission - 0.5 * (state.distance / plain.sigmas[step]) * (state.distance / plain.sigmas[step])) < 1e-9)
+            }
+        }
+    }
+}
