@@ -81,4 +81,28 @@ struct MapMatchEvidenceTests {
             }
         }
     }
+
+    @Test("with speeds, a route between two fixes is bounded by (fastest speed + 3 m/s) × time apart + both radii; without, by Meili's bound")
+    func speedBound() throws {
+        let router = try #require(Self.router)
+        let rules = MapMatchRules()
+        let ride = try Self.ride(sigma: 10)
+        let lattice = MatchLattice(ride.observations, index: router.snapIndex, rules: rules)
+        var plain = ride.observations
+        for k in plain.indices { plain[k].speed = nil }
+        let unbounded = MatchLattice(plain, index: router.snapIndex, rules: rules)
+        try #require(lattice.stepCount == unbounded.stepCount && lattice.stepCount > 10)
+        var tighter = 0
+        for step in 1..<lattice.stepCount {
+            let gap = lattice.gap(from: step - 1, to: step, fixes: ride.observations, rules: rules)
+            let meili = unbounded.gap(from: step - 1, to: step, fixes: plain, rules: rules)
+            let (a, b) = (lattice.observations[step - 1], lattice.observations[step])
+            let fastest = ride.observations[a...b].compactMap(\.speed).max() ?? 0
+            let speedBound = (fastest + rules.speedBoundMargin) * (ride.observations[b].time - ride.observations[a].time)
+                + lattice.radii[step - 1] + lattice.radii[step]
+            #expect(abs(gap.bound - min(meili.bound, speedBound)) < 1e-6)
+            if gap.bound < meili.bound { tighter += 1 }
+        }
+        #expect(tighter > 0)
+    }
 }

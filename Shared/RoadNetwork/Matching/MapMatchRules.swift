@@ -67,6 +67,10 @@ public struct MapMatchRules: Sendable, Hashable {
     /// `0` ignores courses.
     public var courseCostCap = 4.5
 
+    /// With speeds reported, a route between two fixes is at most (the fastest speed the fixes from one to the other
+    /// report + this margin, m/s) × their time apart + both search radii: the rider cannot have ridden farther, and the
+    /// candidates lie within the radii of the fixes (3 × ``courseVelocityNoise``: the speeds' own noise).
+    public var speedBoundMargin = 3.0
     /// The defaults above.
     public init() {}
 

@@ -121,10 +121,27 @@ struct MatchLattice {
     func gap(from earlierStep: Int, to step: Int, fixes: [MatchObservation], rules: MapMatchRules) -> MatchGap {
         let earlier = fixes[observations[earlierStep]], later = fixes[observations[step]]
         let greatCircle = RoadGraphBuilder.distance((earlier.latitude, earlier.longitude), (later.latitude, later.longitude))
-        let bound = min(rules.breakageDistance, rules.maximumRouteDistanceFactor * greatCircle + radii[earlierStep] + radii[step])
+        var bound = min(rules.breakageDistance, rules.maximumRouteDistanceFactor * greatCircle + radii[earlierStep] + radii[step])
+        // Only forwards in time: identical or disordered times say nothing about how far the rider got.
+        let elapsed = later.time - earlier.time
+        if elapsed > 0, let fastest = fastestSpeed(from: observations[earlierStep], to: observations[step], fixes: fixes) {
+            bound = min(bound, (fastest + rules.speedBoundMargin) * elapsed + radii[earlierStep] + radii[step])
+        }
         let backtrack = max(rules.backtrackTolerance, rules.backtrackSigmas * (sigmas[earlierStep] + sigmas[step]))
         let beta = rules.beta * max(1, (sigmas[earlierStep] + sigmas[step]) / (2 * rules.sigmaZ))
         return MatchGap(greatCircle: greatCircle, bound: bound, backtrack: backtrack, beta: beta)
+    }
+
+    /// The fastest ground speed the fixes `first...last` report (m/s), or `nil` when one of them reports none (or an
+    /// invalid one): then nothing bounds the ride's speed between them.
+    func fastestSpeed(from first: Int, to last: Int, fixes: [MatchObservation]) -> Double? {
+        guard first <= last else { return nil }
+        var fastest = 0.0
+        for number in first...last {
+            guard let speed = fixes[number].speed, speed.isFinite, speed >= 0 else { return nil }
+            fastest = max(fastest, speed)
+        }
+        return fastest
     }
 
     /// The step a state belongs to (bisection on the state starts).
