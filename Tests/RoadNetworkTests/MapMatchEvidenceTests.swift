@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import RoadNetwork
 
-/// What the matcher reads besides positions — a fix's Doppler speed and course (`docs/road-network.md`, "Map matching").
+/// What the matcher reads besides positions — a fix's Doppler speed and course — and how it copes with a fix whose
+/// street lies outside its search radius (`docs/road-network.md`, "Map matching": "Course", "Speed bound", "Outliers").
 @Suite("Map matching: course, speed and outliers")
 struct MapMatchEvidenceTests {
     static let router = RouteFixtures.kremsRouter
@@ -104,5 +105,37 @@ struct MapMatchEvidenceTests {
             if gap.bound < meili.bound { tighter += 1 }
         }
         #expect(tighter > 0)
+    }
+
+    @Test("a fix pulled 40 m off its street onto another way is skipped as an outlier instead of ridden to and back")
+    func outlier() throws {
+        let router = try #require(Self.router)
+        var noSkip = MapMatchRules()
+        noSkip.outlierCost = .infinity
+        let matcher = MapMatcher(router: router), plain = MapMatcher(router: router, rules: noSkip)
+        let ride = try Self.ride(sigma: 3)
+        let clean = router.routeMismatch(truth: [ride.truth], matched: matcher.match(ride.observations).pieces.map(\.osmNodes))
+        var skipped: [Double] = [], ridden: [Double] = [], unmatched = 0, trials = 0
+        for k in stride(from: 20, to: ride.observations.count - 20, by: 7) {
+            for (north, east) in [(40.0, 0.0), (0, 40), (-40, 0), (0, -40)] {
+                var fixes = ride.observations
+                fixes[k].latitude += north / 111_195
+                fixes[k].longitude += east / (111_195 * cos(fixes[k].latitude * .pi / 180))
+                // Only where the moved fix has a street within its radius (15 m) and its own street is out of it.
+                let near = router.snapIndex.edges(within: 15, latitude: fixes[k].latitude, longitude: fixes[k].longitude)
+                guard !near.isEmpty else { continue }
+                trials += 1
+                let result = matcher.match(fixes)
+                if result.fixes[k].state == .unmatched { unmatched += 1 }
+                skipped.append(router.routeMismatch(truth: [ride.truth], matched: result.pieces.map(\.osmNodes)))
+                ridden.append(router.routeMismatch(truth: [ride.truth], matched: plain.match(fixes).pieces.map(\.osmNodes)))
+            }
+        }
+        try #require(trials >= 10)
+        let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
+        #expect(mean(skipped) <= clean + 0.02, "clean \(clean), with an outlier \(skipped)")
+        #expect(mean(skipped) < mean(ridden), "skipped \(mean(skipped)), ridden to \(mean(ridden))")
+        #expect(unmatched * 2 >= trials, "\(unmatched) of \(trials) moved fixes unmatched")
+        print("outliers: \(trials) moved fixes, \(unmatched) unmatched; RMF clean \(clean), skipping \(mean(skipped)), riding to them \(mean(ridden))")
     }
 }

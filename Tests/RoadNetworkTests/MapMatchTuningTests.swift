@@ -9,9 +9,52 @@ import Testing
 struct MapMatchTuningTests {
     static let enabled = ProcessInfo.processInfo.environment["WAYPOINT_MATCH_TUNING"] != nil
 
-    /// The settings compared: a name and the rules.
+    /// The settings compared: a name and the rules (`WAYPOINT_MATCH_SWEEP=course` for the course sweep).
     static func settings() -> [(String, MapMatchRules)] {
         var result: [(String, MapMatchRules)] = [("default", MapMatchRules())]
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "course" {
+            var off = MapMatchRules()
+            off.courseCostCap = 0
+            result.append(("no course", off))
+            for cap in [2.0, 8.0, 20.0] {
+                var rules = MapMatchRules()
+                rules.courseCostCap = cap
+                result.append(("course cap \(cap)", rules))
+            }
+            for noise in [0.5, 2.0] {
+                var rules = MapMatchRules()
+                rules.courseVelocityNoise = noise
+                result.append(("course noise \(noise) m/s", rules))
+            }
+            return result
+        }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "parts" {
+            var noCourse = MapMatchRules(), noOutlier = MapMatchRules(), neither = MapMatchRules()
+            noCourse.courseCostCap = 0
+            noOutlier.outlierCost = .infinity
+            (neither.courseCostCap, neither.outlierCost) = (0, .infinity)
+            return result + [("no course", noCourse), ("no outlier skip", noOutlier), ("neither (before)", neither)]
+        }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "outlier" {
+            for cost in [Double.infinity, 6, 15, 25] {
+                var rules = MapMatchRules()
+                rules.outlierCost = cost
+                result.append(("outlier \(cost)", rules))
+            }
+            return result
+        }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "radius" {
+            for factor in [4.0, 5.0] {
+                var rules = MapMatchRules()
+                rules.accuracyRadiusFactor = factor
+                result.append(("radius \(factor)σ", rules))
+            }
+            var both = MapMatchRules()
+            both.accuracyRadiusFactor = 4
+            both.maximumCandidates = 12
+            result.append(("radius 4σ, 12 edges", both))
+            return result
+        }
         for factor in [1.5, 2.0, 3.0] {
             var rules = MapMatchRules()
             rules.minorWayFactor = factor
@@ -28,15 +71,28 @@ struct MapMatchTuningTests {
     @Test("mean RMF per setting at σ 10 and 20 m", .enabled(if: enabled))
     func sweep() throws {
         let router = try #require(RouteFixtures.kremsRouter)
-        let seed = UInt64(ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SEED"] ?? "") ?? 7_301
-        for sigma in [10.0, 20.0] {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = UInt64(environment["WAYPOINT_MATCH_SEED"] ?? "") ?? 7_301
+        // The rides' velocity noise (m/s per axis; RideSimulator's default 0.5): a sweep may ride noisier phones.
+        let velocityNoise = Double(environment["WAYPOINT_MATCH_VELOCITY_NOISE"] ?? "") ?? 0.5
+        let sigmas = (environment["WAYPOINT_MATCH_SIGMAS"] ?? "10,20").split(separator: ",").compactMap { Double($0) }
+        for sigma in sigmas {
             let rides = RideSimulator(router: router).rides(count: 8, length: 1_500...3_000,
-                                                            settings: .init(noiseSigma: sigma), seed: seed)
+                                                            settings: .init(noiseSigma: sigma, velocityNoise: velocityNoise), seed: seed)
             for (name, rules) in Self.settings() {
                 let matcher = MapMatcher(router: router, rules: rules)
-                let rmfs = rides.map { router.routeMismatch(truth: [$0.truth], matched: matcher.match($0.observations).pieces.map(\.osmNodes)) }
-                let mean = rmfs.reduce(0, +) / Double(max(rmfs.count, 1))
-                print("TUNING seed \(seed) σ \(sigma) \(name): RMF \(String(format: "%.3f", mean)) on \(rmfs.count) rides",
+                var added = 0.0, missed = 0.0
+                let rmfs = rides.map { ride in
+                    let matched = matcher.match(ride.observations).pieces.map(\.osmNodes)
+                    let truth = RouteMismatch.pairs([ride.truth]), found = RouteMismatch.pairs(matched)
+                    let total = truth.reduce(0) { $0 + (router.segmentLength($1) ?? 0) }
+                    added += found.subtracting(truth).reduce(0) { $0 + (router.segmentLength($1) ?? 0) } / max(total, 1)
+                    missed += truth.subtracting(found).reduce(0) { $0 + (router.segmentLength($1) ?? 0) } / max(total, 1)
+                    return router.routeMismatch(truth: [ride.truth], matched: matched)
+                }
+                let count = Double(max(rmfs.count, 1))
+                let mean = rmfs.reduce(0, +) / count
+                print("TUNING seed \(seed) σ \(sigma) v \(velocityNoise) \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
                       rmfs.map { String(format: "%.2f", $0) }.joined(separator: " "))
             }
         }

@@ -71,6 +71,12 @@ public struct MapMatchRules: Sendable, Hashable {
     /// report + this margin, m/s) × their time apart + both search radii: the rider cannot have ridden farther, and the
     /// candidates lie within the radii of the fixes (3 × ``courseVelocityNoise``: the speeds' own noise).
     public var speedBoundMargin = 3.0
+    /// The cost (nats) of taking one fix for an outlier: a step may be skipped — reached past, its fix unmatched —
+    /// when reaching it costs more than this over skipping it (up to ``MatchViterbi/maximumSkippedSteps`` in a row).
+    /// Without it, a fix whose street lies outside its search radius (1 in 90 at 3σ) has only wrong candidates, and
+    /// the route must loop through one of them. `.infinity`: never.
+    public var outlierCost = 10.0
+
     /// The defaults above.
     public init() {}
 
