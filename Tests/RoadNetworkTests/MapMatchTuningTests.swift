@@ -29,11 +29,21 @@ struct MapMatchTuningTests {
             return result
         }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "parts" {
-            var noCourse = MapMatchRules(), noOutlier = MapMatchRules(), neither = MapMatchRules()
+            // Each of course, speed bound and outlier skip left out in turn, and all three (the matcher before them).
+            var noCourse = MapMatchRules(), noSpeed = MapMatchRules(), noOutlier = MapMatchRules(), none = MapMatchRules()
             noCourse.courseCostCap = 0
+            noSpeed.speedBoundMargin = .infinity
             noOutlier.outlierCost = .infinity
-            (neither.courseCostCap, neither.outlierCost) = (0, .infinity)
-            return result + [("no course", noCourse), ("no outlier skip", noOutlier), ("neither (before)", neither)]
+            (none.courseCostCap, none.speedBoundMargin, none.outlierCost) = (0, .infinity, .infinity)
+            return result + [("no course", noCourse), ("no speed bound", noSpeed), ("no outlier skip", noOutlier), ("none (before)", none)]
+        }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "kappa" {
+            for kappa in [0.3, 0.2, 0.1] {
+                var rules = MapMatchRules()
+                rules.preferenceExponent = kappa
+                result.append(("κ \(kappa)", rules))
+            }
+            return result
         }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "outlier" {
             for cost in [Double.infinity, 6, 15, 25] {
