@@ -11,7 +11,9 @@ struct MapMatchTuningTests {
 
     /// The settings compared: a name and the rules (`WAYPOINT_MATCH_SWEEP=course` for the course sweep).
     static func settings() -> [(String, MapMatchRules)] {
-        var result: [(String, MapMatchRules)] = [("default", MapMatchRules())]
+        var base = MapMatchRules()
+        if let spacing = Int(ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SPACING"] ?? "") { base.outlierSpacing = spacing }
+        var result: [(String, MapMatchRules)] = [("default", base)]
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "course" {
             var off = MapMatchRules()
             off.courseCostCap = 0
@@ -45,6 +47,16 @@ struct MapMatchTuningTests {
             }
             return result
         }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "spacing" {
+            for spacing in [0, 5, 20] {
+                var rules = MapMatchRules()
+                rules.outlierSpacing = spacing
+                result.append(("outlier spacing \(spacing)", rules))
+            }
+            var noSkip = MapMatchRules()
+            noSkip.outlierCost = .infinity
+            return result + [("no outlier skip", noSkip)]
+        }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "outlier" {
             for cost in [Double.infinity, 6, 15, 25] {
                 var rules = MapMatchRules()
@@ -65,13 +77,13 @@ struct MapMatchTuningTests {
             result.append(("radius 4σ, 12 edges", both))
             return result
         }
-        for factor in [1.5, 2.0, 3.0] {
-            var rules = MapMatchRules()
+        for factor in [1.0, 1.5, 3.0] {
+            var rules = base
             rules.minorWayFactor = factor
             result.append(("minor ×\(factor)", rules))
         }
         for beta in [1.5, 6.0] {
-            var rules = MapMatchRules()
+            var rules = base
             rules.beta = beta
             result.append(("β \(beta)", rules))
         }
@@ -83,11 +95,14 @@ struct MapMatchTuningTests {
         let router = try #require(RouteFixtures.kremsRouter)
         let environment = ProcessInfo.processInfo.environment
         let seed = UInt64(environment["WAYPOINT_MATCH_SEED"] ?? "") ?? 7_301
-        // The rides' velocity noise (m/s per axis; RideSimulator's default 0.5): a sweep may ride noisier phones.
-        let velocityNoise = Double(environment["WAYPOINT_MATCH_VELOCITY_NOISE"] ?? "") ?? 0.5
+        // The rides' velocity noise (m/s per axis; RideSimulator's default 0.5): a sweep may ride noisier phones, or
+        // `none`: fixes without speed and course.
+        let velocityNoise: Double? = environment["WAYPOINT_MATCH_VELOCITY_NOISE"] == "none"
+            ? nil : Double(environment["WAYPOINT_MATCH_VELOCITY_NOISE"] ?? "") ?? 0.5
+        let count = Int(environment["WAYPOINT_MATCH_RIDES"] ?? "") ?? 8
         let sigmas = (environment["WAYPOINT_MATCH_SIGMAS"] ?? "10,20").split(separator: ",").compactMap { Double($0) }
         for sigma in sigmas {
-            let rides = RideSimulator(router: router).rides(count: 8, length: 1_500...3_000,
+            let rides = RideSimulator(router: router).rides(count: count, length: 1_500...3_000,
                                                             settings: .init(noiseSigma: sigma, velocityNoise: velocityNoise), seed: seed)
             for (name, rules) in Self.settings() {
                 let matcher = MapMatcher(router: router, rules: rules)
@@ -102,7 +117,7 @@ struct MapMatchTuningTests {
                 }
                 let count = Double(max(rmfs.count, 1))
                 let mean = rmfs.reduce(0, +) / count
-                print("TUNING seed \(seed) σ \(sigma) v \(velocityNoise) \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
+                print("TUNING seed \(seed) σ \(sigma) v \(velocityNoise.map { "\($0)" } ?? "none") \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
                       rmfs.map { String(format: "%.2f", $0) }.joined(separator: " "))
             }
         }

@@ -77,6 +77,11 @@ public struct MapMatchRules: Sendable, Hashable {
     /// the route must loop through one of them. `.infinity`: never.
     public var outlierCost = 10.0
 
+    /// Steps (matched fixes) that must lie between two outlier skips on one path: a path that needs outliers more
+    /// often than that is on the wrong street — its fixes skipped wherever it parts from the street ridden. With 1
+    /// fix in 90 beyond a 3σ radius, 5 forbids about 1 genuine second outlier in 18 (`docs/road-network.md`).
+    public var outlierSpacing = 5
+
     /// The defaults above.
     public init() {}
 

@@ -25,14 +25,16 @@ struct MatchViterbi {
         guard lattice.stepCount > 0 else { return path }
         var costs = [Double](repeating: .infinity, count: lattice.states.count)
         var back = [Int](repeating: -1, count: lattice.states.count)
+        // Per state, the step of the last outlier skip on its best path (far back: none).
+        var skips = [Int](repeating: -1_000_000, count: lattice.states.count)
         var matrix: [Double] = []
         var (pieceStart, last, step) = (0, 0, 1)
         // The steps reached so far in this piece, latest last (for the outlier check).
         var reached = [0]
         for state in lattice.stateRange(0) { costs[state] = lattice.states[state].emission }
         while step < lattice.stepCount {
-            let advanced = advance(from: last, to: step, costs: &costs, back: &back, matrix: &matrix)
-            if skipOutliers(before: step, reached: reached, costs: &costs, back: &back, matrix: &matrix) || advanced {
+            let advanced = advance(from: last, to: step, costs: &costs, back: &back, skips: &skips, matrix: &matrix)
+            if skipOutliers(before: step, reached: reached, costs: &costs, back: &back, skips: &skips, matrix: &matrix) || advanced {
                 reached.append(step)
                 (last, step) = (step, step + 1)
                 continue
@@ -60,7 +62,7 @@ struct MatchViterbi {
     /// transitions found before).
     @discardableResult
     private func advance(from earlier: Int, to step: Int, penalty: Double? = nil, costs: inout [Double], back: inout [Int],
-                         matrix: inout [Double]) -> Bool {
+                         skips: inout [Int], matrix: inout [Double]) -> Bool {
         guard withinTimeGap(earlier, step) else { return false }
         let gap = lattice.gap(from: earlier, to: step, fixes: fixes, rules: transitions.rules)
         let from = lattice.stateRange(earlier), to = lattice.stateRange(step)
@@ -68,7 +70,8 @@ struct MatchViterbi {
         var reached = false
         for (j, state) in to.enumerated() {
             var best = Double.infinity, bestFrom = -1
-            for (i, previous) in from.enumerated() where costs[previous].isFinite {
+            for (i, previous) in from.enumerated() where costs[previous].isFinite
+                && (penalty == nil || step - skips[previous] > transitions.rules.outlierSpacing) {
                 let candidate = costs[previous] + matrix[i * to.count + j]
                 if candidate < best { (best, bestFrom) = (candidate, previous) }
             }
@@ -76,6 +79,7 @@ struct MatchViterbi {
             if penalty != nil && !(total < costs[state]) { continue }
             costs[state] = total
             back[state] = bestFrom
+            if bestFrom >= 0 { skips[state] = penalty == nil ? skips[bestFrom] : step }
             if best.isFinite { reached = true }
         }
         return reached
@@ -86,9 +90,12 @@ struct MatchViterbi {
     /// steps between may be outliers — a fix whose street lies outside its search radius, so that every candidate it
     /// has forces a loop or a detour, or cannot go on at all — and `step` is also reached straight from that earlier
     /// step at that cost per skipped fix. Each state keeps the cheaper way; a skipped step's fix comes back unmatched.
-    /// Searched only past the cost, so a ride without such a jump searches nothing more. True when `step` was reached
-    /// this way.
-    private func skipOutliers(before step: Int, reached: [Int], costs: inout [Double], back: inout [Int], matrix: inout [Double]) -> Bool {
+    /// Searched only past the cost, so a ride without such a jump searches nothing more; and only from states whose
+    /// best path skipped no fix within ``MapMatchRules/outlierSpacing`` steps: outliers are rare, and a path that needs
+    /// them again and again is on the wrong street (a road 20–30 m beside a track the rider took, its fixes skipped
+    /// wherever the two part). True when `step` was reached this way.
+    private func skipOutliers(before step: Int, reached: [Int], costs: inout [Double], back: inout [Int], skips: inout [Int],
+                              matrix: inout [Double]) -> Bool {
         let outlierCost = transitions.rules.outlierCost
         guard outlierCost.isFinite, outlierCost > 0 else { return false }
         func cheapest(_ step: Int, _ costs: [Double]) -> Double { lattice.stateRange(step).lazy.map { costs[$0] }.min() ?? .infinity }
@@ -99,7 +106,8 @@ struct MatchViterbi {
             let penalty = outlierCost * Double(skipped)
             guard current - cheapest(earlier, costs) > penalty else { continue }
             let wasReached = current.isFinite
-            if advance(from: earlier, to: step, penalty: penalty, costs: &costs, back: &back, matrix: &matrix), !wasReached { rescued = true }
+            if advance(from: earlier, to: step, penalty: penalty, costs: &costs, back: &back, skips: &skips, matrix: &matrix),
+               !wasReached { rescued = true }
             current = cheapest(step, costs)
         }
         return rescued
