@@ -1,3 +1,5 @@
+import Foundation
+
 /// The constants of the hidden-Markov-model map matcher (Newson & Krumm 2009), with Valhalla Meili's defaults where
 /// Meili has one (`docs/road-network.md`, "Map matching"). Distances in metres, times in seconds.
 public struct MapMatchRules: Sendable, Hashable {
@@ -53,6 +55,33 @@ public struct MapMatchRules: Sendable, Hashable {
     /// The `highway` classes ``minorWayFactor`` applies to.
     public var minorWayClasses: Set<String> = ["service", "footway", "path", "pedestrian", "track", "steps", "platform", "bridleway"]
 
+    /// A fix's course (``MatchObservation/course``) counts only at this ground speed or more (m/s): below it, the
+    /// Doppler velocity's noise swamps its direction (and a walking or standing rider turns freely).
+    public var courseMinimumSpeed = 2.0
+    /// The velocity noise (m/s, per axis) the matcher assumes of a fix's Doppler velocity: its course is then good to
+    /// σ_θ = atan(noise / speed) — 8° at 7 m/s, 11° at 5 m/s, 27° at 2 m/s. A phone's Doppler velocity is typically good to a few tenths of a m/s;
+    /// 1 assumes worse, so a course only lifts the cost of candidates far off it.
+    public var courseVelocityNoise = 1.0
+    /// The most a course disagreeing with a candidate's direction of travel adds to its emission cost (nats): the
+    /// cost is ½ (Δθ / σ_θ)² up to this, so a wrong course (a turn mid-fix, multipath) cannot outweigh the positions.
+    /// `0` ignores courses.
+    public var courseCostCap = 4.5
+
+    /// With speeds reported, a route between two fixes is at most (the fastest speed the fixes from one to the other
+    /// report + this margin, m/s) × their time apart + both search radii: the rider cannot have ridden farther, and the
+    /// candidates lie within the radii of the fixes (3 × ``courseVelocityNoise``: the speeds' own noise).
+    public var speedBoundMargin = 3.0
+    /// The cost (nats) of taking one fix for an outlier: a step may be skipped — reached past, its fix unmatched —
+    /// when reaching it costs more than this over skipping it (up to ``MatchViterbi/maximumSkippedSteps`` in a row).
+    /// Without it, a fix whose street lies outside its search radius (1 in 90 at 3σ) has only wrong candidates, and
+    /// the route must loop through one of them. `.infinity`: never.
+    public var outlierCost = 10.0
+
+    /// Steps (matched fixes) that must lie between two outlier skips on one path: a path that needs outliers more
+    /// often than that is on the wrong street — its fixes skipped wherever it parts from the street ridden. With 1
+    /// fix in 90 beyond a 3σ radius, 5 forbids about 1 genuine second outlier in 18 (`docs/road-network.md`).
+    public var outlierSpacing = 5
+
     /// The defaults above.
     public init() {}
 
@@ -60,6 +89,23 @@ public struct MapMatchRules: Sendable, Hashable {
     func sigma(accuracy: Double?) -> Double {
         guard let accuracy, accuracy.isFinite, accuracy > sigmaZ else { return sigmaZ }
         return min(accuracy, maximumSearchRadius)
+    }
+
+    /// The σ_θ (radians) of a fix's course, or `nil` when its course is unknown, invalid, too slow to count, or
+    /// courses are off.
+    func courseSigma(speed: Double?, course: Double?) -> Double? {
+        guard courseCostCap > 0, let speed, let course, speed.isFinite, course.isFinite, course >= 0,
+              speed >= courseMinimumSpeed else { return nil }
+        return atan2(courseVelocityNoise, speed)
+    }
+
+    /// The course's share of a candidate's emission cost: ½ (Δθ / σ_θ)² up to ``courseCostCap``, Δθ the angle between
+    /// the fix's course and the candidate's direction of travel (both in degrees clockwise from north).
+    func courseCost(course: Double, sigma: Double, bearing: Double) -> Double {
+        var difference = (course - bearing).truncatingRemainder(dividingBy: 360)
+        if difference < 0 { difference += 360 }
+        let radians = min(difference, 360 - difference) * .pi / 180
+        return min(0.5 * (radians / sigma) * (radians / sigma), courseCostCap)
     }
 
     /// How near to the last matched fix a fix of σ `sigma` is interpolated instead of matched.

@@ -1,16 +1,22 @@
-/// One position of a ride to be matched: time (seconds since the Unix epoch), WGS 84 degrees and the device's
-/// horizontal accuracy in metres when known.
+/// One position of a ride to be matched: time (seconds since the Unix epoch), WGS 84 degrees, the device's
+/// horizontal accuracy in metres, and its ground speed (m/s) and course over ground (degrees clockwise from true north)
+/// when known — a phone derives the last two from the GPS signal's Doppler shift, independently of the position's noise.
 public struct MatchObservation: Sendable, Hashable {
     public var time: Double
     public var latitude: Double
     public var longitude: Double
     public var accuracy: Double?
+    public var speed: Double?
+    /// Degrees clockwise from true north; a negative value (iOS's "invalid") counts as unknown.
+    public var course: Double?
 
-    public init(time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil) {
+    public init(time: Double, latitude: Double, longitude: Double, accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.accuracy = accuracy
+        self.speed = speed
+        self.course = course
     }
 }
 

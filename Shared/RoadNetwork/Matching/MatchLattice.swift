@@ -1,3 +1,5 @@
+import Foundation
+
 /// One hidden state of the matcher: a fix placed on an edge ridden in one direction.
 struct MatchState {
     var edge: Int
@@ -8,7 +10,8 @@ struct MatchState {
     var latitude: Double, longitude: Double
     /// Metres from the fix to the point.
     var distance: Double
-    /// −log of the emission probability (up to a constant shared by the fix's states): ½ (distance / σ)².
+    /// −log of the emission probability (up to a constant shared by the fix's states): ½ (distance / σ)², plus the
+    /// course's share when the fix reports one (``MapMatchRules/courseCost(course:sigma:bearing:)``).
     var emission: Double
 }
 
@@ -54,16 +57,22 @@ struct MatchLattice {
             let snaps = index.edges(within: radius, latitude: fix.latitude, longitude: fix.longitude).prefix(rules.maximumCandidates)
             guard !snaps.isEmpty else { continue }
             let graph = index.graph
+            let courseSigma = rules.courseSigma(speed: fix.speed, course: fix.course)
             for snap in snaps {
                 let length = graph.edgeLengths[snap.edge]
                 let emission = 0.5 * (snap.distance / sigma) * (snap.distance / sigma)
+                let bearings = courseSigma == nil ? [] : Self.bearings(graph, snap)
                 for reversed in [false, true] {
                     let weight = reversed ? graph.edgeBackwardWeights[snap.edge] : graph.edgeForwardWeights[snap.edge]
                     guard weight.isFinite else { continue }
+                    var course = 0.0
+                    if let courseSigma, let heading = fix.course {
+                        course = bearings.map { rules.courseCost(course: heading, sigma: courseSigma, bearing: reversed ? $0 + 180 : $0) }.min() ?? 0
+                    }
                     states.append(MatchState(edge: snap.edge, reversed: reversed,
                                              position: reversed ? max(length - snap.offset, 0) : min(snap.offset, length),
                                              latitude: snap.latitude, longitude: snap.longitude, distance: snap.distance,
-                                             emission: emission))
+                                             emission: emission + course))
                 }
             }
             observations.append(number)
@@ -71,6 +80,32 @@ struct MatchLattice {
             sigmas.append(sigma)
             stateStarts.append(states.count)
         }
+    }
+
+    /// Metres from a shape point within which a candidate may be riding either of the two segments meeting there.
+    static let bendTolerance = 2.0
+
+    /// The bearings (degrees clockwise from north, source → target) of the shape segment a snap lies on, and of the
+    /// next or previous segment of the same edge when the snap lies within ``bendTolerance`` of the bend between them.
+    static func bearings(_ graph: RoadGraph, _ snap: SnapIndex.Snap) -> [Double] {
+        let start = Int(graph.edgeShapeStarts[snap.edge]), end = Int(graph.edgeShapeStarts[snap.edge + 1])
+        let point = start + snap.segment
+        func bearing(_ a: Int) -> Double {
+            let north = graph.shapeLatitudes[a + 1] - graph.shapeLatitudes[a]
+            let east = (graph.shapeLongitudes[a + 1] - graph.shapeLongitudes[a]) * cos(graph.shapeLatitudes[a] * .pi / 180)
+            return atan2(east, north) * 180 / .pi
+        }
+        guard point + 1 < end else { return [] }
+        var result = [bearing(point)]
+        let here = (snap.latitude, snap.longitude)
+        if point > start, RoadGraphBuilder.distance(here, (graph.shapeLatitudes[point], graph.shapeLongitudes[point])) < bendTolerance {
+            result.append(bearing(point - 1))
+        }
+        if point + 2 < end,
+           RoadGraphBuilder.distance(here, (graph.shapeLatitudes[point + 1], graph.shapeLongitudes[point + 1])) < bendTolerance {
+            result.append(bearing(point + 1))
+        }
+        return result
     }
 
     /// Number of steps.
@@ -86,10 +121,27 @@ struct MatchLattice {
     func gap(from earlierStep: Int, to step: Int, fixes: [MatchObservation], rules: MapMatchRules) -> MatchGap {
         let earlier = fixes[observations[earlierStep]], later = fixes[observations[step]]
         let greatCircle = RoadGraphBuilder.distance((earlier.latitude, earlier.longitude), (later.latitude, later.longitude))
-        let bound = min(rules.breakageDistance, rules.maximumRouteDistanceFactor * greatCircle + radii[earlierStep] + radii[step])
+        var bound = min(rules.breakageDistance, rules.maximumRouteDistanceFactor * greatCircle + radii[earlierStep] + radii[step])
+        // Only forwards in time: identical or disordered times say nothing about how far the rider got.
+        let elapsed = later.time - earlier.time
+        if elapsed > 0, let fastest = fastestSpeed(from: observations[earlierStep], to: observations[step], fixes: fixes) {
+            bound = min(bound, (fastest + rules.speedBoundMargin) * elapsed + radii[earlierStep] + radii[step])
+        }
         let backtrack = max(rules.backtrackTolerance, rules.backtrackSigmas * (sigmas[earlierStep] + sigmas[step]))
         let beta = rules.beta * max(1, (sigmas[earlierStep] + sigmas[step]) / (2 * rules.sigmaZ))
         return MatchGap(greatCircle: greatCircle, bound: bound, backtrack: backtrack, beta: beta)
+    }
+
+    /// The fastest ground speed the fixes `first...last` report (m/s), or `nil` when one of them reports none (or an
+    /// invalid one): then nothing bounds the ride's speed between them.
+    func fastestSpeed(from first: Int, to last: Int, fixes: [MatchObservation]) -> Double? {
+        guard first <= last else { return nil }
+        var fastest = 0.0
+        for number in first...last {
+            guard let speed = fixes[number].speed, speed.isFinite, speed >= 0 else { return nil }
+            fastest = max(fastest, speed)
+        }
+        return fastest
     }
 
     /// The step a state belongs to (bisection on the state starts).

@@ -20,15 +20,23 @@ public struct RideSimulator: Sendable {
         public var reportsAccuracy: Bool
         /// The first fix's time, seconds since the Unix epoch.
         public var startTime: Double
+        /// Standard deviation (m/s, per axis: north and east) of the noise on the velocity a fix reports, or `nil` for
+        /// fixes without speed and course. A phone measures its velocity from the signal's Doppler shift, independently
+        /// of the position (whose noise here is white, so the velocity's is too): the fix reports the noisy velocity's
+        /// length as its speed and its direction as its course, so the course is good to about atan(noise / speed) —
+        /// 0.5 m/s gives 4–7° at 4–7 m/s. Phones under open sky reach 0.1–0.3 m/s; 0.5 allows for streets.
+        public var velocityNoise: Double?
 
-        /// Settings; by default σ 10 m, one fix a second, 4–7 m/s, accuracy reported.
+        /// Settings; by default σ 10 m, one fix a second, 4–7 m/s, accuracy reported, speed and course with 0.5 m/s
+        /// of velocity noise.
         public init(noiseSigma: Double = 10, interval: ClosedRange<Double> = 1...1, speed: ClosedRange<Double> = 4...7,
-                    reportsAccuracy: Bool = true, startTime: Double = 1_767_225_600) {
+                    reportsAccuracy: Bool = true, startTime: Double = 1_767_225_600, velocityNoise: Double? = 0.5) {
             self.noiseSigma = noiseSigma
             self.interval = interval
             self.speed = speed
             self.reportsAccuracy = reportsAccuracy
             self.startTime = startTime
+            self.velocityNoise = velocityNoise
         }
     }
 
@@ -55,6 +63,8 @@ public struct RideSimulator: Sendable {
     /// The ride along `route`.
     public func ride(along route: RoadRoute, settings: Settings = Settings(), seed: UInt64) -> Ride {
         var random = SplitMixRandom(seed: seed)
+        // The velocity's noise has its own stream, so a ride's positions do not depend on whether it reports one.
+        var velocityRandom = SplitMixRandom(seed: seed ^ 0x5EED_0F_C0_0125E)
         let path = route.geometry
         guard !path.isEmpty else { return Ride(observations: [], route: route) }
         var cumulative = [0.0]
@@ -67,7 +77,8 @@ public struct RideSimulator: Sendable {
         var (time, travelled) = (settings.startTime, 0.0)
         var observations: [MatchObservation] = []
         while true {
-            observations.append(fix(at: travelled, path: path, cumulative: cumulative, time: time, settings: settings, random: &random))
+            observations.append(fix(at: travelled, path: path, cumulative: cumulative, time: time, speed: speed, settings: settings,
+                                    random: &random, velocityRandom: &velocityRandom))
             if travelled >= total { break }
             let interval = Double.random(in: settings.interval, using: &random)
             for second in stride(from: 0.0, to: interval, by: 1) {
@@ -81,8 +92,8 @@ public struct RideSimulator: Sendable {
     }
 
     /// The noisy fix of the position `travelled` metres along `path`.
-    private func fix(at travelled: Double, path: [RoadPoint], cumulative: [Double], time: Double, settings: Settings,
-                     random: inout SplitMixRandom) -> MatchObservation {
+    private func fix(at travelled: Double, path: [RoadPoint], cumulative: [Double], time: Double, speed: Double, settings: Settings,
+                     random: inout SplitMixRandom, velocityRandom: inout SplitMixRandom) -> MatchObservation {
         var k = 0
         while k < path.count - 2 && cumulative[k + 1] < travelled { k += 1 }
         let span = path.count > 1 ? cumulative[k + 1] - cumulative[k] : 0
@@ -92,9 +103,21 @@ public struct RideSimulator: Sendable {
         let longitude = path[k].longitude + (b.longitude - path[k].longitude) * t
         let metresPerDegree = 6_371_008.8 * .pi / 180
         let north = settings.noiseSigma * random.gaussian(), east = settings.noiseSigma * random.gaussian()
-        return MatchObservation(time: time, latitude: latitude + north / metresPerDegree,
-                                longitude: longitude + east / (metresPerDegree * cos(latitude * .pi / 180)),
-                                accuracy: settings.reportsAccuracy ? settings.noiseSigma : nil)
+        var observation = MatchObservation(time: time, latitude: latitude + north / metresPerDegree,
+                                           longitude: longitude + east / (metresPerDegree * cos(latitude * .pi / 180)),
+                                           accuracy: settings.reportsAccuracy ? settings.noiseSigma : nil)
+        if let noise = settings.velocityNoise {
+            // The true velocity runs along the segment ridden (a shape point's segment at its very end: the rider turns there).
+            let direction = atan2((b.longitude - path[k].longitude) * cos(latitude * .pi / 180), b.latitude - path[k].latitude)
+            let moving = path.count > 1 && span > 0 && travelled < (cumulative.last ?? 0) ? speed : 0
+            let vNorth = moving * cos(direction) + noise * velocityRandom.gaussian()
+            let vEast = moving * sin(direction) + noise * velocityRandom.gaussian()
+            var course = atan2(vEast, vNorth) * 180 / .pi
+            if course < 0 { course += 360 }
+            observation.speed = (vNorth * vNorth + vEast * vEast).squareRoot()
+            observation.course = course
+        }
+        return observation
     }
 }
 

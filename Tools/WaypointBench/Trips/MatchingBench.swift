@@ -52,7 +52,7 @@ struct MatchingBench {
             ? "leuvenmapmatching on the first \(peerRides) of those rides per σ (1.5–3 km, not 1-hour rides: it takes seconds per ride); peer_match_ms per ride"
             : "leuvenmapmatching not run (WAYPOINT_PEERS_PYTHON unset or \(Self.script) not found)"
         return "match_ms: \(hourRides) 1-hour rides at 1 Hz per city, σ 10 m; match_rmf: mean over \(rmfRides) Krems rides of 1.5–3 km "
-            + "at 1 Hz per σ, accuracy reported = σ; \(peerPart)"
+            + "at 1 Hz per σ, accuracy reported = σ, speed and course reported (0.5 m/s of velocity noise per axis; the peer reads positions only); \(peerPart)"
     }
 
     /// A router over the extract `file`, built without a cache.

@@ -62,7 +62,8 @@ public struct TripAnalyzer: Sendable {
         let cleaned = TrackCleaner.clean(samples.fixes)
         let statistics = Self.finite(TripStatisticsCalculator.compute(cleaned))
         let observations = cleaned.fixes.map {
-            MatchObservation(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy)
+            MatchObservation(time: $0.time, latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy,
+                             speed: $0.speed, course: $0.course)
         }
         let matched = observations.isEmpty ? nil : matcher?.match(observations)
         let route = (matched?.pieces ?? []).map { RoutePiece(osmNodes: $0.osmNodes, geometry: $0.geometry, lengthM: $0.length) }
