@@ -31,7 +31,7 @@ public enum ApprovedFeatureBands {
     }
 
     /// The five fragments of `approved`: `{"type":"Feature","id":…,"geometry":…,"properties":{…static…` — open, to be
-    /// closed by ``close(_:condition:obstacleCount:)``.
+    /// closed by ``ApprovedFeatureRow/write(into:)``.
     static func fragments(_ approved: PathApproved) throws -> [String] {
         let latitudes = approved.geometry.compactMap { $0.count == 2 ? $0[1] : nil }
         let latitude = latitudes.isEmpty ? 0 : (latitudes.min()! + latitudes.max()!) / 2
@@ -50,22 +50,6 @@ public enum ApprovedFeatureBands {
             let geometry = String(decoding: try encoder.encode(ApprovedPathFeature.Line(coordinates: line)), as: UTF8.self)
             return #"{"type":"Feature","id":"\#(id)","geometry":\#(geometry),"properties":\#(open)"#
         }
-    }
-
-    /// A stored fragment closed with the path's current condition and open obstacles.
-    static func close(_ fragment: String, condition: String, obstacleCount: Int) -> String {
-        fragment + closing(fragment, condition: condition, obstacleCount: obstacleCount)
-    }
-
-    /// What closes `fragment`: the current properties and the two braces.
-    static func closing(_ fragment: String, condition: String, obstacleCount: Int) -> String {
-        closing(open: fragment.hasSuffix("{"), condition: condition, obstacleCount: obstacleCount)
-    }
-
-    /// What closes a fragment that ends in its properties' opening brace (`open`: no property before) or after one.
-    static func closing(open: Bool, condition: String, obstacleCount: Int) -> String {
-        let separator = open ? "" : ","
-        return separator + #""condition":\#(quoted(condition)),"obstacleCount":\#(obstacleCount)}}"#
     }
 
     /// `text` as a JSON string.
@@ -98,15 +82,17 @@ public struct ApprovedFeatureRow: Sendable, Hashable {
         self.init(fragment: ByteBuffer(string: fragment), condition: condition, obstacleCount: obstacleCount)
     }
 
-    /// The feature's JSON.
+    /// The feature's JSON (what ``write(into:)`` writes).
     public var json: String {
-        ApprovedFeatureBands.close(String(buffer: fragment), condition: condition, obstacleCount: obstacleCount)
+        var buffer = ByteBuffer()
+        write(into: &buffer)
+        return String(buffer: buffer)
     }
 
     /// The feature's JSON written into `buffer` (the fragment's bytes copied once, no joined string).
     func write(into buffer: inout ByteBuffer) {
         buffer.writeImmutableBuffer(fragment)
-        // `closing(open:condition:obstacleCount:)` written piece by piece (no string built per feature).
+        // Closed with the current properties and the two braces, piece by piece (no string built per feature).
         if fragment.readableBytesView.last != UInt8(ascii: "{") { buffer.writeInteger(UInt8(ascii: ",")) }
         buffer.writeStaticString(#""condition":"#)
         buffer.writeString(ApprovedFeatureBands.quoted(condition))
