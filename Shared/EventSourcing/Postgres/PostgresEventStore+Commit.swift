@@ -38,30 +38,41 @@ extension PostgresEventStore {
     }
 
     /// One statement: a multi-row insert through `unnest` of column arrays, and the move of `es_head` to `newHead`.
-    /// Optional columns travel as text with '' for absent.
     private static func insert(_ rows: [EventEnvelope], newHead: Int64, on connection: PostgresConnection, logger: Logger) async throws {
-        let positions = rows.map(\.position)
-        let eventIDs = rows.map(\.eventID)
-        let streams = rows.map(\.streamID)
-        let versions = rows.map(\.streamVersion)
-        let types = rows.map(\.eventType)
-        let schemaVersions = rows.map { Int32($0.schemaVersion) }
-        let payloads = rows.map { ByteBuffer(data: $0.payload) }
-        let correlations = rows.map { $0.metadata.correlationID?.uuidString ?? "" }
-        let causations = rows.map { $0.metadata.causationID?.uuidString ?? "" }
-        let actors = rows.map { $0.metadata.actorID ?? "" }
-        let traces = rows.map { $0.metadata.traceparent ?? "" }
-        let recorded = rows.map(\.recordedAt)
+        let c = RowColumns(rows)
         try await connection.query("""
             WITH inserted AS (
             INSERT INTO es_events (\(unescaped: columns))
             SELECT p, e, s, v, t, sv, pl, NULLIF(c, '')::uuid, NULLIF(ca, '')::uuid, NULLIF(a, ''), NULLIF(tp, ''), r
-            FROM unnest(\(positions)::int8[], \(eventIDs)::uuid[], \(streams)::text[], \(versions)::int8[], \(types)::text[],
-                        \(schemaVersions)::int4[], \(payloads)::bytea[], \(correlations)::text[], \(causations)::text[],
-                        \(actors)::text[], \(traces)::text[], \(recorded)::timestamptz[])
+            FROM unnest(\(c.positions)::int8[], \(c.eventIDs)::uuid[], \(c.streams)::text[], \(c.versions)::int8[], \(c.types)::text[],
+                        \(c.schemaVersions)::int4[], \(c.payloads)::bytea[], \(c.correlations)::text[], \(c.causations)::text[],
+                        \(c.actors)::text[], \(c.traces)::text[], \(c.recorded)::timestamptz[])
                  AS u(p, e, s, v, t, sv, pl, c, ca, a, tp, r)
             )
             UPDATE es_head SET position = \(newHead) WHERE id = 1
             """, logger: logger)
+    }
+}
+
+/// Rows to insert as one array per `es_events` column, in ``PostgresEventStore/columns`` order; optional columns as
+/// text with '' for absent.
+struct RowColumns {
+    var positions: [Int64], eventIDs: [UUID], streams: [String], versions: [Int64], types: [String]
+    var schemaVersions: [Int32], payloads: [ByteBuffer], correlations: [String], causations: [String], actors: [String]
+    var traces: [String], recorded: [Date]
+
+    init(_ rows: [EventEnvelope]) {
+        positions = rows.map(\.position)
+        eventIDs = rows.map(\.eventID)
+        streams = rows.map(\.streamID)
+        versions = rows.map(\.streamVersion)
+        types = rows.map(\.eventType)
+        schemaVersions = rows.map { Int32($0.schemaVersion) }
+        payloads = rows.map { ByteBuffer(data: $0.payload) }
+        correlations = rows.map { $0.metadata.correlationID?.uuidString ?? "" }
+        causations = rows.map { $0.metadata.causationID?.uuidString ?? "" }
+        actors = rows.map { $0.metadata.actorID ?? "" }
+        traces = rows.map { $0.metadata.traceparent ?? "" }
+        recorded = rows.map(\.recordedAt)
     }
 }

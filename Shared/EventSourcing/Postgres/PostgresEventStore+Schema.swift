@@ -83,6 +83,44 @@ extension PostgresEventStore {
         END
         $fn$
         """,
+        // The one-statement append (see PostgresEventStore.commitPlanned): the writer planned the group against the
+        // head and stream versions it last saw; this locks the head and writes the rows only if those still hold.
+        // -1: written; -2: a stream's version is not the one planned against; otherwise the head moved, and this is
+        // where it is now (the writer may plan again against it). An event id already
+        // stored fails the insert on its unique index (SQLSTATE 23505) and writes nothing. Generic plans are fine:
+        // every statement is an index probe per array element or an insert of the arrays' rows.
+        """
+        CREATE OR REPLACE FUNCTION es_append_planned(
+            p_head bigint, p_new_head bigint, p_streams text[], p_versions bigint[],
+            p_positions bigint[], p_ids uuid[], p_row_streams text[], p_row_versions bigint[], p_types text[],
+            p_schema_versions int[], p_payloads bytea[], p_correlations text[], p_causations text[], p_actors text[],
+            p_traces text[], p_recorded timestamptz[])
+        RETURNS bigint
+        LANGUAGE plpgsql VOLATILE
+        AS $fn$
+        DECLARE
+            v_head bigint;
+        BEGIN
+            SELECT h.position INTO v_head FROM es_head h WHERE h.id = 1 FOR UPDATE;
+            IF v_head <> p_head THEN
+                RETURN v_head;
+            END IF;
+            IF EXISTS (SELECT 1 FROM unnest(p_streams, p_versions) AS s(id, version)
+                       WHERE COALESCE((SELECT MAX(e.stream_version) FROM es_events e WHERE e.stream_id = s.id), 0)
+                             <> s.version) THEN
+                RETURN -2;
+            END IF;
+            INSERT INTO es_events (position, event_id, stream_id, stream_version, event_type, schema_version, payload,
+                                   correlation_id, causation_id, actor_id, traceparent, recorded_at)
+            SELECT p, e, s, v, t, sv, pl, NULLIF(c, '')::uuid, NULLIF(ca, '')::uuid, NULLIF(a, ''), NULLIF(tp, ''), r
+            FROM unnest(p_positions, p_ids, p_row_streams, p_row_versions, p_types, p_schema_versions, p_payloads,
+                        p_correlations, p_causations, p_actors, p_traces, p_recorded)
+                 AS u(p, e, s, v, t, sv, pl, c, ca, a, tp, r);
+            UPDATE es_head SET position = p_new_head WHERE id = 1;
+            RETURN -1;
+        END
+        $fn$
+        """,
         // For operators: the log with readable JSON payloads.
         """
         CREATE OR REPLACE VIEW es_events_json AS

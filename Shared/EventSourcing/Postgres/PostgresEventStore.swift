@@ -21,10 +21,24 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
         try await database.createSchemaIfNeeded()
         try await Self.migrate(database)
         let notifier = notifier
+        let known = KnownLogState()
         // 12 bind arrays per batch regardless of size; the bound keeps one transaction's memory modest.
         self.committer = GroupCommitter(maxEventsPerBatch: 5_000) { requests in
-            let plan = try await database.transaction { connection in
-                try await Self.commit(requests, on: connection, logger: database.logger)
+            // One round trip when the store's last known state still holds; otherwise the transaction, which reads
+            // the state under the head's lock (four round trips) and refreshes what the store knows.
+            let plan: AppendPlanner.Plan
+            if let planned = try await Self.commitPlanned(requests, known: known, database: database) {
+                plan = planned
+            } else {
+                do {
+                    plan = try await database.transaction { connection in
+                        try await Self.commit(requests, on: connection, logger: database.logger)
+                    }
+                } catch {
+                    known.forget()
+                    throw error
+                }
+                known.record(plan)
             }
             if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
             return plan.results

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// What a store last knew of its log: the head it committed up to and the versions of streams it wrote, so that the
+/// next group can be planned before it reaches the server and written in one statement (``PostgresEventStore``'s
+/// planned commit). Only a hint: the server checks every assumption under the head's lock and refuses a stale plan.
+final class KnownLogState: Sendable {
+    private struct State {
+        var head: Int64?
+        var versions: [String: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// The most stream versions remembered (for `.any` appends); the map is emptied when it would grow past this.
+    static let maximumStreams = 10_000
+
+    /// The head and each stream's current version to plan `requests` against, or `nil` when something is unknown
+    /// (no head yet, or an `.any` append to a stream this store has not written since it started).
+    func assumptions(for requests: [AppendRequest]) -> (head: Int64, versions: [String: Int64])? {
+        state.withLock { state in
+            guard let head = state.head else { return nil }
+            var versions: [String: Int64] = [:]
+            for request in requests where versions[request.streamID] == nil {
+                switch request.expectedVersion {
+                case .exact(let version): versions[request.streamID] = version
+                case .noStream: versions[request.streamID] = 0
+                case .any:
+                    guard let known = state.versions[request.streamID] else { return nil }
+                    versions[request.streamID] = known
+                }
+            }
+            return (head, versions)
+        }
+    }
+
+    /// Records a committed plan: the new head, and the versions of `checked` streams (known to hold before the plan)
+    /// moved by the plan's rows.
+    func record(_ plan: AppendPlanner.Plan, checked: [String: Int64] = [:]) {
+        state.withLock { state in
+            state.head = plan.newHead
+            var versions = checked
+            for row in plan.rows { versions[row.streamID] = row.streamVersion }
+            if state.versions.count + versions.count > Self.maximumStreams { state.versions.removeAll(keepingCapacity: true) }
+            state.versions.merge(versions) { $1 }
+        }
+    }
+
+    /// Forgets everything (after an error whose outcome is unknown).
+    func forget() {
+        state.withLock { $0 = State() }
+    }
+}
+
+extension PostgresEventStore {
+    /// Writes a group in one statement and one round trip when the store's ``KnownLogState`` still holds: the group is
+    /// planned here by the same ``AppendPlanner`` as ``commit(_:on:logger:)``, against the known head and stream
+    /// versions, and `es_append_planned` writes it only if the head and every assumed version are still current (the
+    /// head's row lock makes that check and the insert one step). `nil` when it could not: nothing known yet, a stream
+    /// moved or another writer's plan won twice, or an event id is already stored (a retry) — the caller then commits
+    /// through the transaction, which reads the log's state under the lock and decides every case.
+    static func commitPlanned(_ requests: [AppendRequest], known: KnownLogState, database: PostgresServiceDatabase) async throws -> AppendPlanner.Plan? {
+        guard var (head, versions) = known.assumptions(for: requests) else { return nil }
+        for _ in 0..<2 {
+            let plan = AppendPlanner.plan(requests, head: head, streamVersions: versions, storedEvents: [:],
+                                          recordedAt: Date().roundedToMicroseconds)
+            guard !plan.rows.isEmpty else { return nil }  // every request refused on assumptions: let the transaction decide
+            let outcome: Int64
+            do {
+                outcome = try await writePlanned(plan, head: head, versions: versions, on: database)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                return nil  // an event id is stored already: a retry, recognised by the transaction
+            } catch {
+                known.forget()  // whether it committed is unknown; the caller's retry is recognised by its event ids
+                throw error
+            }
+            switch outcome {
+            case Self.plannedWritten:
+                known.record(plan, checked: versions)
+                return plan
+            case Self.plannedStreamMoved:
+                return nil
+            default:
+                head = outcome  // another writer moved the head; plan once more against it
+            }
+        }
+        return nil
+    }
+
+    /// `es_append_planned`'s answer when it wrote the rows.
+    static let plannedWritten: Int64 = -1
+    /// Its answer when a stream's version differs from the one planned against (otherwise: the current head).
+    static let plannedStreamMoved: Int64 = -2
+
+    private static func writePlanned(_ plan: AppendPlanner.Plan, head: Int64, versions: [String: Int64],
+                                     on database: PostgresServiceDatabase) async throws -> Int64 {
+        let rows = plan.rows
+        let streams = Array(versions.keys), assumed = streams.map { versions[$0]! }
+        let columns = RowColumns(rows)
+        let result = try await database.client.query("""
+            SELECT es_append_planned(\(head), \(plan.newHead), \(streams)::text[], \(assumed)::int8[],
+                \(columns.positions)::int8[], \(columns.eventIDs)::uuid[], \(columns.streams)::text[], \(columns.versions)::int8[],
+                \(columns.types)::text[], \(columns.schemaVersions)::int4[], \(columns.payloads)::bytea[],
+                \(columns.correlations)::text[], \(columns.causations)::text[], \(columns.actors)::text[],
+                \(columns.traces)::text[], \(columns.recorded)::timestamptz[])
+            """, logger: database.logger)
+        for try await outcome in result.decode(Int64.self) { return outcome }
+        throw EventStoreError.incompatibleSchema("es_append_planned returned no row")
+    }
+}
