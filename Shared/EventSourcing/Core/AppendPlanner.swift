@@ -24,6 +24,8 @@ enum AppendPlanner {
         var results: [Result<AppendResult, EventStoreError>] = []
         /// The head position after the insert.
         var newHead: Int64
+        /// The version of every stream the plan was given or wrote, after the insert (a stream not listed is at 0).
+        var streamVersions: [String: Int64] = [:]
     }
 
     /// Decides every request in order, as if they had been appended one after the other.
@@ -60,6 +62,7 @@ enum AppendPlanner {
                 versions[request.streamID] = version
             }
         }
+        plan.streamVersions = versions
         return plan
     }
 

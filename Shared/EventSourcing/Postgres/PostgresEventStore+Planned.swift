@@ -11,6 +11,15 @@ final class KnownLogState: Sendable {
     private struct State {
         var head: Int64?
         var versions: [String: Int64] = [:]
+        var tally = CommitTally()
+    }
+
+    /// How groups were committed since the store opened (tests and diagnostics).
+    struct CommitTally: Sendable, Equatable {
+        /// In one statement (``PostgresEventStore/commitPlanned(_:known:database:)``).
+        var planned = 0
+        /// Through the transaction.
+        var transactions = 0
     }
 
     private let state = Mutex(State())
@@ -36,22 +45,26 @@ final class KnownLogState: Sendable {
         }
     }
 
-    /// Records a committed plan: the new head, and the versions of `checked` streams (known to hold before the plan)
-    /// moved by the plan's rows.
-    func record(_ plan: AppendPlanner.Plan, checked: [String: Int64] = [:]) {
+    /// Records a committed plan of `requests`: the new head, and the version of every stream they name (read or
+    /// checked under the head's lock, then moved by the plan's rows).
+    func record(_ plan: AppendPlanner.Plan, of requests: [AppendRequest], planned: Bool) {
         state.withLock { state in
+            if planned { state.tally.planned += 1 } else { state.tally.transactions += 1 }
             state.head = plan.newHead
-            var versions = checked
-            for row in plan.rows { versions[row.streamID] = row.streamVersion }
-            if state.versions.count + versions.count > Self.maximumStreams { state.versions.removeAll(keepingCapacity: true) }
-            state.versions.merge(versions) { $1 }
+            if state.versions.count + requests.count > Self.maximumStreams { state.versions.removeAll(keepingCapacity: true) }
+            for request in requests { state.versions[request.streamID] = plan.streamVersions[request.streamID] ?? 0 }
         }
     }
 
-    /// Forgets everything (after an error whose outcome is unknown).
+    /// Forgets the head and versions (after an error whose outcome is unknown).
     func forget() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state.head = nil
+            state.versions.removeAll()
+        }
     }
+
+    var tally: CommitTally { state.withLock { $0.tally } }
 }
 
 extension PostgresEventStore {
@@ -78,7 +91,7 @@ extension PostgresEventStore {
             }
             switch outcome {
             case Self.plannedWritten:
-                known.record(plan, checked: versions)
+                known.record(plan, of: requests, planned: true)
                 return plan
             case Self.plannedStreamMoved:
                 return nil

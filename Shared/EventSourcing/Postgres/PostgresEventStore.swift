@@ -12,6 +12,8 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
     public let database: PostgresServiceDatabase
     let upcasters: UpcasterChain
     let notifier = AppendNotifier()
+    /// The head and stream versions the next group is planned against (``commitPlanned(_:known:database:)``).
+    let known = KnownLogState()
     private let committer: GroupCommitter
 
     /// Opens the store, creating its tables if needed. The database must be running (see ``PostgresServiceDatabase``).
@@ -20,8 +22,7 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
         self.upcasters = upcasters
         try await database.createSchemaIfNeeded()
         try await Self.migrate(database)
-        let notifier = notifier
-        let known = KnownLogState()
+        let notifier = notifier, known = known
         // 12 bind arrays per batch regardless of size; the bound keeps one transaction's memory modest.
         self.committer = GroupCommitter(maxEventsPerBatch: 5_000) { requests in
             // One round trip when the store's last known state still holds; otherwise the transaction, which reads
@@ -38,7 +39,7 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
                     known.forget()
                     throw error
                 }
-                known.record(plan)
+                known.record(plan, of: requests, planned: false)
             }
             if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
             return plan.results
