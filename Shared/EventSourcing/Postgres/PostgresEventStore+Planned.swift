@@ -109,17 +109,51 @@ extension PostgresEventStore {
 
     private static func writePlanned(_ plan: AppendPlanner.Plan, head: Int64, versions: [String: Int64],
                                      on database: PostgresServiceDatabase) async throws -> Int64 {
-        let rows = plan.rows
-        let streams = Array(versions.keys), assumed = streams.map { versions[$0]! }
-        let columns = RowColumns(rows)
-        let result = try await database.client.query("""
-            SELECT es_append_planned(\(head), \(plan.newHead), \(streams)::text[], \(assumed)::int8[],
-                \(columns.positions)::int8[], \(columns.eventIDs)::uuid[], \(columns.streams)::text[], \(columns.versions)::int8[],
-                \(columns.types)::text[], \(columns.schemaVersions)::int4[], \(columns.payloads)::bytea[],
-                \(columns.correlations)::text[], \(columns.causations)::text[], \(columns.actors)::text[],
-                \(columns.traces)::text[], \(columns.recorded)::timestamptz[])
-            """, logger: database.logger)
-        for try await outcome in result.decode(Int64.self) { return outcome }
+        let streams = Array(versions.keys)
+        let statement = PlannedAppend(head: head, newHead: plan.newHead, streams: streams, versions: streams.map { versions[$0]! },
+                                      rows: RowColumns(plan.rows))
+        for try await outcome in try await database.client.execute(statement, logger: database.logger) { return outcome }
         throw EventStoreError.incompatibleSchema("es_append_planned returned no row")
+    }
+}
+
+/// The call of `es_append_planned` as a prepared statement: parsed and planned once per connection, then only bound
+/// and executed — the server's share of an append is the function's work and the commit.
+struct PlannedAppend: PostgresPreparedStatement {
+    typealias Row = Int64
+    static let name = "es_append_planned_v1"
+    static let sql = """
+        SELECT es_append_planned($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+        """
+    static let bindingDataTypes: [PostgresDataType] = [
+        .int8, .int8, .textArray, .int8Array, .int8Array, .uuidArray, .textArray, .int8Array, .textArray, .int4Array,
+        .byteaArray, .textArray, .textArray, .textArray, .textArray, .timestamptzArray,
+    ]
+
+    var head: Int64, newHead: Int64, streams: [String], versions: [Int64], rows: RowColumns
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 16)
+        bindings.append(head)
+        bindings.append(newHead)
+        bindings.append(streams)
+        bindings.append(versions)
+        bindings.append(rows.positions)
+        bindings.append(rows.eventIDs)
+        bindings.append(rows.streams)
+        bindings.append(rows.versions)
+        bindings.append(rows.types)
+        bindings.append(rows.schemaVersions)
+        bindings.append(rows.payloads)
+        bindings.append(rows.correlations)
+        bindings.append(rows.causations)
+        bindings.append(rows.actors)
+        bindings.append(rows.traces)
+        bindings.append(rows.recorded)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 {
+        try row.decode(Int64.self)
     }
 }
