@@ -29,16 +29,25 @@ enum UpstreamBody: AsyncSequence, Sendable {
         guard readWhole, let declared = response.headers.first(name: "content-length").flatMap(Int.init),
               declared >= 0, declared <= bufferedLimit
         else { return .streaming(response.body) }
-        var whole = ByteBuffer()
+        // Read to the end of the stream (an iterator dropped before it would cancel the call and close the
+        // connection); one chunk — the usual case — is kept as it is, more are joined.
+        var first: ByteBuffer?, whole: ByteBuffer?
         do {
             for try await chunk in response.body {
-                if whole.readableBytes == 0 && chunk.readableBytes == declared { return .buffered(chunk) }
-                whole.writeImmutableBuffer(chunk)
+                if first == nil, whole == nil {
+                    first = chunk
+                } else {
+                    if whole == nil {
+                        whole = first
+                        first = nil
+                    }
+                    whole!.writeImmutableBuffer(chunk)
+                }
             }
         } catch {
-            return .broken(whole, error)
+            return .broken(whole ?? first ?? ByteBuffer(), error)
         }
-        return .buffered(whole)
+        return .buffered(whole ?? first ?? ByteBuffer())
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
