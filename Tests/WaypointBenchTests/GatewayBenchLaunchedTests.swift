@@ -19,7 +19,7 @@ struct GatewayBenchLaunchedTests {
             "gateway", "--bin-path", bench.deletingLastPathComponent().path, "--directory", directory.url.path,
             "--tours", "20", "--rate", "20", "--duration", "3", "--warmup", "1", "--connections", "4",
             "--overhead-requests", "10", "--overhead-rate", "20", "--idle-connections", "4", "--idle-hold", "1", "--idle-sample", "2",
-            "--bike-rate", "20", "--bike-duration", "3", "--bike-sessions", "4", "--bike-paths", "4", "--bike-connections", "4",
+            "--peer-requests", "60", "--bike-rate", "20", "--bike-duration", "3", "--bike-sessions", "4", "--bike-paths", "4", "--bike-connections", "4",
             "--settle-timeout", "0", "--ready-timeout", "240",
         ]
         let stdout = directory.url.appendingPathComponent("stdout.json"), stderr = directory.url.appendingPathComponent("stderr.log")
@@ -41,7 +41,12 @@ struct GatewayBenchLaunchedTests {
         try #require(process.terminationStatus == 0, "waypoint-bench gateway exited \(process.terminationStatus):\n\(tail)")
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: stdout)) as? [String: Any], "stdout is one JSON object")
-        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike"])
+        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike",
+                                   "proxy", "peer", "ratio"])
+        // The peer phase ran nginx in front of tour-management: both proxies measured, no failed request (it throws otherwise).
+        let proxy = try #require(json["proxy"] as? [String: Any]), nginx = try #require((json["peer"] as? [String: Any])?["nginx"] as? [String: Any])
+        #expect((proxy["cpu_us_per_request"] as? Double ?? -1) >= 0 && (nginx["cpu_us_per_request"] as? Double ?? -1) >= 0, "\(proxy) \(nginx)")
+        #expect(json["ratio"] is [String: Any])
         #expect(json["errors"] as? Int == 0, "the tours mix:\n\(tail)")
         let bike = try #require(json["bike"] as? [String: Any])
         #expect(Set(bike.keys) == ["errors", "route_ms", "position_ms", "upload_ms", "bbox_ms"])

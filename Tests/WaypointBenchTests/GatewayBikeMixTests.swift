@@ -139,7 +139,9 @@ struct GatewayBikeMixTests {
         var figures = GatewayFigures(rateRps: 1_000, durationS: 60, latencyMs: latency, errors: 0, overheadP50Ms: 0.8, idleConnectionsHeld: 10_000,
                                      gatewayRssMb: 230.5, bike: bike)
         let json = try object(figures)
-        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike"])
+        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike",
+                                   "proxy", "peer", "ratio"])
+        #expect(json["proxy"] is NSNull && json["peer"] is NSNull && json["ratio"] is NSNull, "no peer phase")
         let line = try #require(json["bike"] as? [String: Any])
         #expect(Set(line.keys) == ["errors", "route_ms", "position_ms", "upload_ms", "bbox_ms"])
         #expect(line["errors"] as? Int == 1)
@@ -151,6 +153,36 @@ struct GatewayBikeMixTests {
         }
         figures.bike = nil
         #expect(try object(figures)["bike"] is NSNull)
+    }
+
+    @Test("the peer phase's figures: the gateway's and nginx's cost and their ratios, beside the other keys")
+    func peerFigures() throws {
+        let peers = ProxyComparison(gateway: ProxyCost(addedP50Ms: 0.12, cpuUsPerRequest: 150),
+                                    nginx: ProxyCost(addedP50Ms: 0.06, cpuUsPerRequest: 60))
+        let figures = GatewayFigures(rateRps: nil, durationS: nil, latencyMs: nil, errors: nil, overheadP50Ms: nil, idleConnectionsHeld: nil,
+                                     gatewayRssMb: nil, bike: nil, peers: peers)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try #require(try JSONSerialization.jsonObject(with: encoder.encode(figures)) as? [String: Any])
+        #expect(Set(json.keys) == ["rate_rps", "duration_s", "latency_ms", "errors", "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb", "bike",
+                                   "proxy", "peer", "ratio"])
+        #expect(json["rate_rps"] is NSNull && json["latency_ms"] is NSNull, "--only proxy: the mixes did not run")
+        let proxy = try #require(json["proxy"] as? [String: Any])
+        #expect(proxy["added_p50_ms"] as? Double == 0.12 && proxy["cpu_us_per_request"] as? Double == 150)
+        let nginx = try #require((json["peer"] as? [String: Any])?["nginx"] as? [String: Any])
+        #expect(nginx["added_p50_ms"] as? Double == 0.06 && nginx["cpu_us_per_request"] as? Double == 60)
+        let ratio = try #require(json["ratio"] as? [String: Any])
+        #expect(ratio["added_p50"] as? Double == 2 && ratio["cpu"] as? Double == 2.5)
+    }
+
+    @Test("nginx's configuration: loopback only, keep-alive upstream, buffered access log, files in its own directory")
+    func nginxConfiguration() {
+        let text = NginxPeer.configurationText(directory: "/tmp/x", port: 20_001, upstream: "127.0.0.1:20002")
+        for line in ["listen 127.0.0.1:20001;", "server 127.0.0.1:20002;", "keepalive 32;", "proxy_http_version 1.1;",
+                     "proxy_set_header Connection \"\";", "access_log /tmp/x/access.log combined buffer=64k flush=1s;", "daemon off;"] {
+            #expect(text.contains(line), "\(line)")
+        }
+        #expect(!text.contains("listen 0.0.0.0") && !text.contains("/var/"))
     }
 
     @Test("a fix at a distance along the route, clamped to its ends")

@@ -20,7 +20,8 @@ enum RequestIdentifier {
 
     /// A new random request id (a lowercase UUID).
     static func generate() -> String {
-        UUID.v4().uuidString.lowercased()
+        var generator = IdentifierGenerator()
+        return UUID.v4(using: &generator).uuidString.lowercased()
     }
 
     static func isAcceptable(_ value: String) -> Bool {

@@ -78,15 +78,17 @@ public struct TraceContext: Sendable, Hashable {
 
     static func randomTraceId() -> String {
         var high: UInt64 = 0, low: UInt64 = 0
+        var generator = IdentifierGenerator()
         while high == 0 && low == 0 {
-            high = UInt64.random(in: .min ... .max)
-            low = UInt64.random(in: .min ... .max)
+            high = generator.next()
+            low = generator.next()
         }
         return hex(high, digits: 16) + hex(low, digits: 16)
     }
 
     static func randomSpanId() -> String {
-        hex(UInt64.random(in: 1 ... .max), digits: 16)
+        var generator = IdentifierGenerator()
+        return hex(UInt64.random(in: 1 ... .max, using: &generator), digits: 16)
     }
 
     static func hex(_ value: UInt64, digits: Int) -> String {

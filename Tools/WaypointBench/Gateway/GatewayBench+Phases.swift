@@ -11,10 +11,12 @@ extension GatewayBench {
         static let load: UInt8 = 1, overhead: UInt8 = 2, idle: UInt8 = 3, check: UInt8 = 4
         /// The bike mix: anonymous route searches and bbox reads; the riders' sessions; their trips.
         static let bikeBrowse: UInt8 = 5, bikeRiders: UInt8 = 6, bikeTrips: UInt8 = 7
+        /// The peer phase: direct, gateway and nginx, 16 clients each.
+        static let peer: UInt8 = 8
     }
 
     /// Everything after the launch: readiness, then warm-up, overhead, the tours mix, the bike mix and idle connections.
-    func measure(_ platform: LaunchedPlatform, workload: GatewayWorkload, logger: Logger) async throws -> GatewayFigures {
+    func measure(_ platform: LaunchedPlatform, workload: GatewayWorkload, dataDirectory: URL, logger: Logger) async throws -> GatewayFigures {
         let state = try await platform.waitUntilReady(timeout: .seconds(readyTimeout + 300), logger: logger)
         guard let gateway = state.service("gateway"), let gatewayPid = gateway.pid, let tourManagement = state.service("tour-management") else {
             throw BenchError("the launcher runs no gateway or no tour-management (\(state.services.map(\.name)))")
@@ -33,8 +35,16 @@ extension GatewayBench {
             let processes = state.services.compactMap { service in service.pid.map { (service.name, $0) } }
                 + [("waypoint (launcher)", platform.launcherPid)]
             let loops = Loops(tours: group.next(), bike: group.next())
-            let figures = try await phases(workload, state: state, client: client, gateway: gatewayAddress, direct: directAddress, gatewayPid: gatewayPid,
-                                           processes: processes, loops: loops, logger: logger)
+            let figures: GatewayFigures
+            if only == .proxy {
+                let peers = try await measureProxyPeers(workload, gateway: gatewayAddress, gatewayPid: gatewayPid, direct: directAddress,
+                                                        parent: dataDirectory, loop: loops.tours, logger: logger)
+                figures = GatewayFigures(rateRps: nil, durationS: nil, latencyMs: nil, errors: nil, overheadP50Ms: nil, idleConnectionsHeld: nil,
+                                         gatewayRssMb: nil, bike: nil, peers: peers)
+            } else {
+                figures = try await phases(workload, state: state, client: client, gateway: gatewayAddress, direct: directAddress,
+                                           gatewayPid: gatewayPid, processes: processes, loops: loops, dataDirectory: dataDirectory, logger: logger)
+            }
             let restarted = (platform.state()?.services ?? []).filter { now in state.service(now.name).map { $0.pid != now.pid } ?? false }
             if !restarted.isEmpty {
                 logger.warning("restarted during the run: \(restarted.map(\.name).joined(separator: ", ")): the figures are not valid")
@@ -57,7 +67,7 @@ extension GatewayBench {
     }
 
     private func phases(_ workload: GatewayWorkload, state: LaunchedPlatform.State, client: HTTPClient?, gateway: SocketAddress, direct: SocketAddress,
-                        gatewayPid: Int32, processes: [(String, Int32)], loops: Loops, logger: Logger) async throws -> GatewayFigures {
+                        gatewayPid: Int32, processes: [(String, Int32)], loops: Loops, dataDirectory: URL, logger: Logger) async throws -> GatewayFigures {
         let loop = loops.tours
         let agent: HTTPHeaders = ["User-Agent": "waypoint-bench"]
         let load = LoadTarget(name: "gateway", address: gateway, host: Self.hostField(gateway), headers: agent,
@@ -78,6 +88,9 @@ extension GatewayBench {
             try await settle(processes.map(\.1), logger: logger)
         }
         let overhead = try await measureOverhead(workload, gateway: gateway, direct: direct, loop: loop, logger: logger)
+        let peers = peerRequests > 0
+            ? try await measureProxyPeers(workload, gateway: gateway, gatewayPid: gatewayPid, direct: direct, parent: dataDirectory, loop: loop, logger: logger)
+            : nil
 
         let records: LoadRecords
         var bikeFigures: BikeFigures?
@@ -102,7 +115,8 @@ extension GatewayBench {
         let (held, rss) = try await holdIdleConnections(workload, gateway: gateway, gatewayPid: gatewayPid, loop: loop, logger: logger)
         return GatewayFigures(
             rateRps: rate, durationS: duration, latencyMs: .init(records.latencies()), errors: records.errors,
-            overheadP50Ms: (overhead * 100).rounded() / 100, idleConnectionsHeld: held, gatewayRssMb: (rss * 10).rounded() / 10, bike: bikeFigures)
+            overheadP50Ms: (overhead * 100).rounded() / 100, idleConnectionsHeld: held, gatewayRssMb: (rss * 10).rounded() / 10, bike: bikeFigures,
+            peers: peers)
     }
 
     /// Waits until tour-management serves the seeded tours (its discovery projection replays them at start).

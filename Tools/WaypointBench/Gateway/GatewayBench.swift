@@ -8,16 +8,20 @@ import TourManagement
 /// `waypoint-bench gateway`: the platform as `waypoint up --demo` runs it, plus 10,000 generated tours, measured
 /// through the gateway: a mixed read load at a constant arrival rate (the tours mix), the bike mix (route searches,
 /// position updates of 1,000 navigation sessions, trip chunk uploads, path bbox reads; ``BikeWorkload``), the gateway's
-/// overhead over a direct call, and 10,000 idle keep-alive connections.
+/// overhead over a direct call, its cost per proxied request against nginx's (the peer phase, issue 23; alone with
+/// `--only proxy`), and 10,000 idle keep-alive connections.
 struct GatewayBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway",
-        abstract: "Measures the platform through the gateway: the tours and bike mixes at fixed rates, overhead over a direct call, idle connections.",
+        abstract: "Measures the platform through the gateway: the tours and bike mixes at fixed rates, overhead over a direct call, cost against nginx, idle connections.",
         discussion: """
             Seeds --tours generated tours (the `tours` benchmark's catalogue) into tour-management's SQLite log in a \
             fresh data directory, starts the platform with the real launcher (`waypoint up --no-build --bin-path DIR \
             --demo`, loopback ports from a free base port), then: a warm-up; the overhead pairs (the same requests \
             directly to tour-management and through the gateway, with Cache-Control: no-cache, at low concurrency); the \
+            peer phase (--peer-requests; 0 skips it: nginx started in front of the same tour-management, the same \
+            no-cache requests directly, through the gateway and through nginx at concurrency 1, each proxy's added p50 \
+            and CPU per request; --only proxy runs the platform for this phase alone); the \
             mixed load (tour search 60 %, tour detail 30 %, destinations 10 %) from a constant-rate open-loop generator \
             measuring from each request's intended send time; then the bike mix (--bike-rate; 0 skips it): riders, a \
             moderators, approved paths, a navigation session and a trip per rider made first, then route searches 20 %, \
@@ -77,8 +81,19 @@ struct GatewayBench: AsyncParsableCommand {
     @Flag(help: "Run the bike mix at the same time as the tours mix instead of after it.")
     var bikeWithTours = false
 
-    @Option(help: "Generated tours seeded before the start (besides the demo's three).")
-    var tours = 10_000
+    @Option(help: "Generated tours seeded before the start (besides the demo's three); default 10,000, or 1,000 with --only proxy.")
+    var tours: Int?
+
+    @Option(help: "Requests of the peer phase, each sent directly, through the gateway and through nginx (0: no peer phase).")
+    var peerRequests = 5_000
+
+    @Option(help: "Run only this phase: proxy (the peer phase: the gateway's cost per proxied request against nginx's).")
+    var only: Phase?
+
+    /// Phases `--only` can pick.
+    enum Phase: String, ExpressibleByArgument, Sendable {
+        case proxy
+    }
 
     @Option(help: "Seed of the generated tours and of the requests.")
     var seed: UInt64 = 20_261_122
@@ -102,9 +117,10 @@ struct GatewayBench: AsyncParsableCommand {
         guard rate > 0, duration > 0, warmup >= 0, connections > 0, timeout > 0, overheadRequests > 0, overheadRate > 0 else {
             throw ValidationError("--rate, --duration, --connections, --timeout and the overhead options must be positive")
         }
-        guard idleConnections >= 0, idleHold >= 0, idleSample >= 0, tours > 0, readyTimeout > 0, settleTimeout >= 0 else {
-            throw ValidationError("--idle-* and --settle-timeout must not be negative, --tours and --ready-timeout must be positive")
+        guard idleConnections >= 0, idleHold >= 0, idleSample >= 0, tourCount > 0, readyTimeout > 0, settleTimeout >= 0, peerRequests >= 0 else {
+            throw ValidationError("--idle-*, --peer-requests and --settle-timeout must not be negative, --tours and --ready-timeout must be positive")
         }
+        if only == .proxy, peerRequests == 0 { throw ValidationError("--only proxy needs --peer-requests above 0") }
         guard connections <= 64_000, idleConnections <= 640_000 else { throw ValidationError("too many connections for one client block") }
         guard bikeRate >= 0, bikeDuration > 0, bikeSessions > 0, bikePaths > 0, bikeConnections > 0 else {
             throw ValidationError("--bike-rate must not be negative; --bike-duration, --bike-sessions, --bike-paths and --bike-connections must be positive")
@@ -114,15 +130,18 @@ struct GatewayBench: AsyncParsableCommand {
     }
 
     /// Whether the run has a bike mix.
-    var bike: Bool { bikeRate > 0 }
+    var bike: Bool { bikeRate > 0 && only == nil }
+
+    /// Generated tours to seed.
+    var tourCount: Int { tours ?? (only == .proxy ? 1_000 : 10_000) }
 
     func run() async throws {
         let logger = BenchOutput.progressLogger(label: "waypoint.bench.gateway")
-        let fileLimit = ProcessResources.raiseOpenFileLimit(to: idleConnections + connections + (bike ? bikeConnections + 2 * bikeSessions : 0) + 4_096)
+        let fileLimit = ProcessResources.raiseOpenFileLimit(to: (only == nil ? idleConnections + connections : 0) + (bike ? bikeConnections + 2 * bikeSessions : 0) + 4_096)
         logger.info("open-file limit of this process and the platform it starts: \(fileLimit)")
         let binDirectory = try locateBinDirectory()
         let (cities, _) = try Gazetteer.loadReferenceData()
-        let corpus = try TourCorpus.generate(cities: cities, tours: tours, stopsPerTour: 10, seed: seed)
+        let corpus = try TourCorpus.generate(cities: cities, tours: tourCount, stopsPerTour: 10, seed: seed)
         logger.info("corpus: \(corpus.events.count) tours, \(corpus.stops) stops over \(corpus.destinations.count) destinations (seed \(seed))")
 
         let parent = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
@@ -144,7 +163,8 @@ struct GatewayBench: AsyncParsableCommand {
             logger.info("starting: \(binDirectory.path)/waypoint up --demo --base-port \(basePort) --data-dir \(dataDirectory.path)")
             platform = try LaunchedPlatform.start(binDirectory: binDirectory, dataDirectory: dataDirectory, basePort: basePort,
                                                   readyTimeoutSeconds: readyTimeout, secrets: secrets, settings: settings)
-            outcome = .success(try await measure(platform!, workload: GatewayWorkload(corpus: corpus, cities: cities), logger: logger))
+            outcome = .success(try await measure(platform!, workload: GatewayWorkload(corpus: corpus, cities: cities), dataDirectory: dataDirectory,
+                                                 logger: logger))
         } catch {
             outcome = .failure(error)
             if let platform { logger.error("the launcher's last lines:\n\(platform.logTail(40))") }

@@ -1,6 +1,8 @@
 /// The `gateway` report: `{"rate_rps", "duration_s", "latency_ms": {"p50", "p90", "p99", "p999"}, "errors",
-/// "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb"}` (the keys of issue 8's targets) and `"bike"` (issue 22:
-/// ``BikeFigures``, `null` without a bike mix). Every key is always printed.
+/// "overhead_p50_ms", "idle_connections_held", "gateway_rss_mb"}` (the keys of issue 8's targets), `"bike"` (issue 22:
+/// ``BikeFigures``, `null` without a bike mix) and the peer phase's `"proxy"`, `"peer"`, `"ratio"` (issue 23:
+/// ``ProxyComparison``, `null` with `--peer-requests 0`). Every key is always printed; with `--only proxy` the keys of
+/// the phases that did not run are `null`.
 struct GatewayFigures: Encodable, Sendable {
     /// Percentiles of the mixed load's latency, in ms to 0.01, measured from each request's intended send time.
     struct LatencyPercentiles: Encodable, Sendable {
@@ -18,24 +20,27 @@ struct GatewayFigures: Encodable, Sendable {
     }
 
     /// Intended arrival rate of the mixed load, requests per second.
-    var rateRps: Int
+    var rateRps: Int?
     /// Measured seconds of the mixed load (after the warm-up).
-    var durationS: Int
-    var latencyMs: LatencyPercentiles
+    var durationS: Int?
+    var latencyMs: LatencyPercentiles?
     /// Failed requests of the mixed load: non-2xx answers, timeouts, connection failures.
-    var errors: Int
+    var errors: Int?
     /// p50 through the gateway − p50 directly to tour-management, same requests, ms to 0.01.
-    var overheadP50Ms: Double
+    var overheadP50Ms: Double?
     /// Idle keep-alive connections still open (and answering, on a sample) after the hold.
-    var idleConnectionsHeld: Int
+    var idleConnectionsHeld: Int?
     /// The gateway process's resident memory while holding them, MiB to 0.1.
-    var gatewayRssMb: Double
+    var gatewayRssMb: Double?
     /// The bike mix's figures; `nil` (`null`) with `--bike-rate 0`.
     var bike: BikeFigures?
+    /// The peer phase's figures; `nil` (`null` for `proxy`, `peer` and `ratio`) with `--peer-requests 0`.
+    var peers: ProxyComparison? = nil
 
     private enum CodingKeys: String, CodingKey {
         case rateRps = "rate_rps", durationS = "duration_s", latencyMs = "latency_ms", errors
         case overheadP50Ms = "overhead_p50_ms", idleConnectionsHeld = "idle_connections_held", gatewayRssMb = "gateway_rss_mb", bike
+        case proxy, peer, ratio
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -48,5 +53,8 @@ struct GatewayFigures: Encodable, Sendable {
         try container.encode(idleConnectionsHeld, forKey: .idleConnectionsHeld)
         try container.encode(gatewayRssMb, forKey: .gatewayRssMb)
         try container.encode(bike, forKey: .bike)
+        try container.encode(peers?.proxy, forKey: .proxy)
+        try container.encode(peers?.peer, forKey: .peer)
+        try container.encode(peers?.ratio, forKey: .ratio)
     }
 }

@@ -19,12 +19,16 @@ enum ForwardedHeaders {
         ServiceHeaders.requestID.canonicalName, ServiceHeaders.traceparent.canonicalName, "tracestate",
     ]
 
+    /// Fields never passed upstream as the client sent them: ``hopByHop`` and ``edgeOwned``.
+    static let notForwarded = hopByHop.union(edgeOwned)
+
     /// The request fields for the upstream: the client's end-to-end fields (`Authorization`, `Range`, `If-None-Match`,
     /// `Accept`, …) plus `X-Forwarded-For`/`Forwarded` naming the client, the request id and a child span of this
     /// request's trace.
     static func upstreamRequest(_ request: Request, context: ServiceRequestContext, client: String) -> HTTPHeaders {
-        let removed = hopByHop.union(edgeOwned).union(connectionNamed(request.headers))
+        let removed = request.headers.contains(.connection) ? notForwarded.union(connectionNamed(request.headers)) : notForwarded
         var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 6)
         for field in request.headers where !removed.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: field.value)
         }
@@ -44,11 +48,11 @@ enum ForwardedHeaders {
         var named = Set<String>()
         for value in upstream["connection"] { for token in value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) } }
         var fields = HTTPFields()
+        fields.reserveCapacity(upstream.count)
         for (name, value) in upstream {
-            let lower = name.lowercased()
-            guard lower == "content-length" || !(hopByHop.contains(lower) || named.contains(lower)),
-                  let fieldName = HTTPField.Name(name)
-            else { continue }
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            let lower = fieldName.canonicalName
+            guard lower == "content-length" || !(hopByHop.contains(lower) || named.contains(lower)) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
         return fields

@@ -38,7 +38,8 @@ struct ProxyForwarder: Sendable {
         var attempt = 1
         do {
             while true {
-                let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure)
+                let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure,
+                                             readSmallBodyWhole: relay == nil && request.method != .head)
                 if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
                     count("gateway_upstream_retries_total", upstream: name)
                     attempt += 1
@@ -75,8 +76,9 @@ struct ProxyForwarder: Sendable {
     }
 
     /// One call, under the upstream's circuit breaker.
+    /// `readSmallBodyWhole`: a small answer of declared length is read whole before it is returned (``UpstreamBody``).
     private func call(_ outgoing: HTTPClientRequest, upstream: Upstream, context: ServiceRequestContext,
-                      bodyFailure: BodyFailure) async throws -> Outcome {
+                      bodyFailure: BodyFailure, readSmallBodyWhole: Bool) async throws -> Outcome {
         let permission = upstream.breaker.acquire()
         if case .refused(let retryAfter) = permission {
             return .failed(.serviceUnavailable("The \(upstream.name) service is failing; the gateway stopped calling it for a while (circuit open).",
@@ -90,7 +92,7 @@ struct ProxyForwarder: Sendable {
             return .answered(UpstreamAnswer(
                 status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
                 headers: ForwardedHeaders.clientResponse(response.headers),
-                body: response.body
+                body: await UpstreamBody.of(response, readWhole: readSmallBodyWhole)
             ))
         } catch {
             if let problem = bodyFailure.problem {
@@ -140,13 +142,16 @@ struct ProxyForwarder: Sendable {
 struct UpstreamAnswer: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
-    var body: HTTPClientResponse.Body
+    var body: UpstreamBody
     /// The relay of the client's request body, finished once the answer has been written (``ResponseBody/relaying(_:finishing:)``).
     var relay: RequestBodyRelay? = nil
 
-    /// The answer passed through to the client, streaming.
+    /// The answer passed through to the client: streaming, or a small body read whole written with its head at once.
     var response: Response {
-        Response(status: status, headers: headers, body: .relaying(body, finishing: relay))
+        if relay == nil, case .buffered(let buffer) = body {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+        }
+        return Response(status: status, headers: headers, body: .relaying(body, finishing: relay))
     }
 }
 
