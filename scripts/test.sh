@@ -34,7 +34,7 @@ source scripts/lib/postgres.sh
 source scripts/lib/peers.sh
 
 waypoint_ensure_swift
-waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" "${WAYPOINT_POSTGRES_PACKAGES[@]}" python3-venv
+waypoint_install_packages "${WAYPOINT_BUILD_PACKAGES[@]}" "${WAYPOINT_POSTGRES_PACKAGES[@]}" "${WAYPOINT_PEER_PACKAGES[@]}" python3-venv
 waypoint_peers_install
 
 waypoint_pg_cleanup_on_exit

@@ -12,8 +12,8 @@ WAYPOINT_BUILD_PACKAGES=(librdkafka-dev libsqlite3-dev libpq-dev libcrypt-dev zl
 # (the road network's oracle: pgr_dijkstra on our exported edge table).
 WAYPOINT_POSTGRES_PACKAGES=(postgresql-15 postgresql-15-postgis-3 postgresql-15-pgrouting)
 # The peers the benchmarks compare against: nginx as a plain reverse proxy (`waypoint-bench gateway`'s peer phase,
-# which also installs it itself when missing). Not in the build list: on a host with systemd, installing nginx starts
-# Debian's default site on port 80.
+# which also installs it itself when missing). scripts/test.sh installs it (the bench's launched test runs the phase);
+# the build does not need it. Like postgresql-15, on a host with systemd the package starts its default service.
 WAYPOINT_PEER_PACKAGES=(nginx-light)
 
 # Print, one per line, the packages among the arguments that are not fully installed.
