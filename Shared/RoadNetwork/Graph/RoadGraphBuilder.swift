@@ -110,6 +110,7 @@ public struct RoadGraphBuilder {
             flush()
         }
         graph.buildAdjacency()
+        graph.shrinkToFit()
         return graph
     }
 
@@ -125,6 +126,17 @@ public struct RoadGraphBuilder {
 extension RoadGraph {
     init(profile: BikeProfile) {
         self.profile = profile
+    }
+
+    /// Gives every array exactly its size: built by appending, they held up to twice their elements (a third of a
+    /// 1M-vertex grid's graph memory was spare capacity).
+    mutating func shrinkToFit() {
+        func exact<T>(_ array: inout [T]) { array = array.withUnsafeBufferPointer { Array($0) } }
+        exact(&vertexLatitudes); exact(&vertexLongitudes); exact(&vertexNodeIDs)
+        exact(&edgeSources); exact(&edgeTargets); exact(&edgeLengths); exact(&edgeForwardWeights); exact(&edgeBackwardWeights)
+        exact(&edgeWays); exact(&edgeShapeStarts)
+        exact(&shapeNodeIDs); exact(&shapeLatitudes); exact(&shapeLongitudes)
+        exact(&ways)
     }
 
     /// Fills the compressed adjacency rows from the edge arrays.
@@ -172,6 +184,8 @@ struct UsableWayCollector: OSMVisitor {
 
     var records: [Record] = []
     var nodeIDs: [Int64] = []
+    /// Names and refs seen so far: the ways of one street share one string instead of holding a copy each.
+    private var strings: [String: String] = [:]
     /// Uses of each node by usable ways; a way's ends count twice, so they are always vertices.
     var nodeUses: [Int64: UInt8] = [:]
 
@@ -185,12 +199,19 @@ struct UsableWayCollector: OSMVisitor {
               let use = profile.use(of: way.tags, inCycleNetwork: cycleNetworkWays.contains(way.id)) else { return }
         let start = nodeIDs.count
         nodeIDs.append(contentsOf: way.nodeIDs)
-        records.append(Record(way: RoadWay(osmID: way.id, name: way.tags["name"], ref: way.tags["ref"], use: use),
+        records.append(Record(way: RoadWay(osmID: way.id, name: interned(way.tags["name"]), ref: interned(way.tags["ref"]), use: use),
                               nodes: start..<nodeIDs.count))
         for id in way.nodeIDs where nodeUses[id, default: 0] < 200 { nodeUses[id, default: 0] += 1 }
         for end in [way.nodeIDs[0], way.nodeIDs[way.nodeIDs.count - 1]] {
             nodeUses[end, default: 0] = max(nodeUses[end, default: 0], 2)
         }
+    }
+
+    private mutating func interned(_ string: String?) -> String? {
+        guard let string else { return nil }
+        if let known = strings[string] { return known }
+        strings[string] = string
+        return string
     }
 }
 
