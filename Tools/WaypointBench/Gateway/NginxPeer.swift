@@ -215,7 +215,8 @@ final class NginxPeer {
         }
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    /// 127.0.0.1:`port` as a socket address (also ``LaunchedPlatform``'s free-port probe).
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
