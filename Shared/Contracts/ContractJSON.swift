@@ -56,8 +56,22 @@ public enum ContractJSON {
     }
 
     /// `value` in the compact wire format.
+    ///
+    /// A ``JSONWritable`` value of the contract style writes itself (the same bytes, without `Codable`'s cost); debug
+    /// builds check those bytes against `JSONEncoder`'s on every call.
     public static func encode(_ value: some Encodable) throws -> Data {
-        try encoder.encode(value)
+        if let writable = value as? any JSONWritable, let bytes = writable.jsonBytes(style: .contract) {
+            #if DEBUG
+            let expected = try encoder.encode(value)
+            precondition(Data(bytes) == expected, """
+                \(type(of: value))'s JSONWritable output differs from JSONEncoder's:
+                \(String(decoding: bytes, as: UTF8.self))
+                \(String(decoding: expected, as: UTF8.self))
+                """)
+            #endif
+            return Data(bytes)
+        }
+        return try encoder.encode(value)
     }
 
     /// A `T` read from wire-format `data`.

@@ -115,3 +115,43 @@ extension NavigationRerouted: EventPayload {}
 extension NavigationArrived: EventPayload {}
 extension NavigationSessionEnded: EventPayload {}
 extension TourStopReached: EventPayload {}
+
+// `PositionsTracked` is appended for every batch of fixes of every session: it (and the instruction it may carry)
+// writes its canonical JSON itself (``JSONWritable``, members in sorted order as `ContractJSON` writes them), the same
+// bytes without `Codable`'s cost; debug builds check every one against `JSONEncoder`.
+
+extension IssuedInstruction: JSONWritable {
+    public static var jsonStyle: JSONOutput.Style { .contract }
+
+    public func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("distance", distance)
+            output.member("maneuver", maneuver)
+            output.member("modifier", modifier)
+            output.member("phase", phase)
+            output.member("stepIndex", stepIndex)
+            output.member("text", text)
+        }
+    }
+}
+
+extension PositionsTracked: JSONWritable {
+    static var jsonStyle: JSONOutput.Style { .contract }
+
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("along", along)
+            output.member("announced", announced)
+            output.member("fixes", fixes)
+            output.member("instruction", instruction)
+            output.member("lastFixAt", lastFixAt)
+            output.member("offRouteStreak", offRouteStreak)
+            output.member("offset", offset)
+            output.member("ridden", ridden)
+            output.member("riderId", riderId)
+            output.member("sessionId", sessionId)
+            output.member("targetsReached", targetsReached)
+            output.member("wrongWayStreak", wrongWayStreak)
+        }
+    }
+}

@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import RoadNetwork
+import ServiceKit
 
 /// An instruction as a client reads it.
 struct InstructionResponse: Codable, Sendable {
@@ -156,7 +157,7 @@ struct SessionResponse: ResponseEncodable, Sendable {
 }
 
 /// The answer to a batch of fixes: at once, with what is due.
-struct PositionsResponse: ResponseEncodable, Sendable {
+struct PositionsResponse: JSONWritableResponse, Sendable {
     var sessionId: String
     var status: String
     var applied: Int
@@ -184,5 +185,65 @@ struct PositionsResponse: ResponseEncodable, Sendable {
         rerouteFailed = answer.rerouteFailed
         reroutes = answer.state.reroutes
         route = answer.rerouted == nil ? nil : SessionRouteResponse(answer.state.route, language: InstructionLanguage(rawValue: answer.state.language) ?? .en)
+    }
+}
+
+// The position update's answer writes itself (``JSONWritableResponse``): it is the one answer sent for every fix of
+// every session, and `JSONEncoder` was the largest cost of the request after the HTTP stack. The members are written
+// in declaration order as the synthesised `Encodable` writes them; debug builds check every answer against it.
+
+extension InstructionResponse: JSONWritable {
+    static var jsonStyle: JSONOutput.Style { .service }
+
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("stepIndex", stepIndex)
+            output.member("phase", phase)
+            output.member("text", text)
+            output.member("maneuver", maneuver)
+            output.member("modifier", modifier)
+            output.member("distanceM", distanceM)
+        }
+    }
+}
+
+extension ProgressResponse: JSONWritable {
+    static var jsonStyle: JSONOutput.Style { .service }
+
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            if let snapped { output.member("snapped", snapped) }
+            output.member("offRouteM", offRouteM)
+            output.member("alongM", alongM)
+            output.member("distanceRemainingM", distanceRemainingM)
+            output.member("durationRemainingS", durationRemainingS)
+            output.member("riddenM", riddenM)
+            output.member("currentStep", currentStep)
+            output.member("nextStep", nextStep)
+            output.member("nextManeuver", nextManeuver)
+            output.member("nextModifier", nextModifier)
+            output.member("nextRoad", nextRoad)
+            output.member("distanceToNextManeuverM", distanceToNextManeuverM)
+            output.member("targetsReached", targetsReached)
+        }
+    }
+}
+
+extension PositionsResponse {
+    func write(to output: inout JSONOutput) {
+        // A reroute's answer carries the whole new route: rare, and left to `JSONEncoder`.
+        guard route == nil else { return output.fail() }
+        output.object { output in
+            output.member("sessionId", sessionId)
+            output.member("status", status)
+            output.member("applied", applied)
+            output.member("progress", progress)
+            output.member("instruction", instruction)
+            output.member("arrived", arrived)
+            output.member("rerouted", rerouted)
+            output.member("rerouteFailed", rerouteFailed)
+            output.member("reroutes", reroutes)
+            output.member("stopsReached", stopsReached)
+        }
     }
 }
