@@ -83,4 +83,58 @@ struct SessionJSONTests {
         let rerouted = PositionsResponse(TrackAnswer(state: state, applied: 1, instruction: nil, rerouted: .offRoute, rerouteFailed: false, arrived: false))
         #expect(rerouted.jsonBytes(style: .service) == nil)
     }
+
+    /// A number as a phone might write it: integer, fraction, exponent, negative zero.
+    static func number(_ value: Double, _ random: inout SeededGenerator) -> String {
+        switch Int.random(in: 0...4, using: &random) {
+        case 0: return String(value)
+        case 1: return String(format: "%.6f", value)
+        case 2: return String(format: "%e", value)
+        case 3: return String(Int(value.rounded()))
+        default: return value == 0 ? "-0.0" : String(value)
+        }
+    }
+
+    @Test("the position body's fast reader gives exactly what JSONDecoder gives, for 2,000 random bodies")
+    func fastReaderEqualsDecoder() throws {
+        var random = SeededGenerator(seed: 99)
+        let decoder = ServiceJSON.makeDecoder()
+        let stamps = ["2027-01-15T08:00:00.000Z", "2027-01-15T08:00:00Z", "2027-01-15T08:00:00.123456Z", "2026-11-27T23:59:59.999Z"]
+        for _ in 0..<2_000 {
+            let fixes = (0..<Int.random(in: 0...4, using: &random)).map { _ -> String in
+                var members = ["\"lat\":\(Self.number(Double.random(in: -90...90, using: &random), &random))",
+                               "\"lng\":\(Self.number(Double.random(in: -180...180, using: &random), &random))",
+                               "\"time\":\"\(stamps.randomElement(using: &random)!)\""]
+                if Bool.random(using: &random) { members.append("\"accuracy\":\(Self.number(Double.random(in: 0...50, using: &random), &random))") }
+                if Bool.random(using: &random) { members.append("\"speed\":\(Self.number(Double.random(in: 0...15, using: &random), &random))") }
+                if Bool.random(using: &random) { members.append("\"course\":\(Self.number(Double.random(in: 0..<360, using: &random), &random))") }
+                members.shuffle(using: &random)
+                let space = Bool.random(using: &random) ? " " : ""
+                return "{\(space)" + members.joined(separator: ",\(space)") + "\(space)}"
+            }
+            let body = Data(#"{"fixes":["# .utf8 + Data(fixes.joined(separator: ",").utf8) + Data("]}\n".utf8))
+            let fast = try #require(PositionsBody.readFast(body), "\(String(decoding: body, as: UTF8.self))")
+            #expect(fast == (try decoder.decode(PositionsBody.self, from: body)), "\(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
+    @Test("bodies outside the strict shape are left to JSONDecoder", arguments: [
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00Z","speed":null}]}"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00Z","extra":1}]}"#,
+        #"{"fixes":[{"lat":48.4,"lat":48.5,"lng":15.6,"time":"2027-01-15T08:00:00Z"}]}"#,
+        #"{"fixes":[],"fixes":[]}"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00\u005A"}]}"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"yesterday"}]}"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6}]}"#,
+        #"{"fixes":[{"lat":"48.4","lng":15.6,"time":"2027-01-15T08:00:00Z"}]}"#,
+        #"{"fixes":[{"lat":1e999,"lng":15.6,"time":"2027-01-15T08:00:00Z"}]}"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00Z"}]} x"#,
+        #"{"fixes":[{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00Z"}"#,
+        #"{"lat":48.4,"lng":15.6,"time":"2027-01-15T08:00:00Z"}"#,
+        #"[]"#,
+        "",
+    ])
+    func refused(_ body: String) {
+        #expect(PositionsBody.readFast(Data(body.utf8)) == nil)
+    }
 }

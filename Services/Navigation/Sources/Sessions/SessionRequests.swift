@@ -42,7 +42,7 @@ struct SessionStartBody: Codable, Sendable {
 }
 
 /// One fix: `{ "lat", "lng", "accuracy"?, "speed"?, "course"?, "time" }`.
-struct FixBody: Codable, Sendable {
+struct FixBody: Codable, Sendable, Equatable {
     var lat: Double
     var lng: Double
     var accuracy: Double?
@@ -51,8 +51,8 @@ struct FixBody: Codable, Sendable {
     var time: Date
 }
 
-/// `POST /v1/navigation/sessions/{id}/positions`: `{ "fixes": [ … ] }` (1–100), or one fix as the body.
-struct PositionsBody: Codable, Sendable {
+/// `POST /v1/navigation/sessions/{id}/positions`: `{ "fixes": [ … ] }` (1–100 fixes).
+struct PositionsBody: Codable, Sendable, Equatable {
     var fixes: [FixBody]
 
     /// Earliest fix time accepted: anything before is a clock that was never set (1970) or a replay from another year.
@@ -100,5 +100,52 @@ struct TourSessionBody: Codable, Sendable {
         validator.oneOf(lang, field: "lang", allowed: InstructionLanguage.allCases.map(\.rawValue))
         try validator.check()
         return (tourId!, from!.point, lang.flatMap(InstructionLanguage.init) ?? .en)
+    }
+}
+
+extension PositionsBody: FastJSONReadable {
+    /// The common body — `{"fixes":[{"lat":…,"lng":…,"accuracy":…,"speed":…,"course":…,"time":"…"}]}`, numbers and a
+    /// plain timestamp — read without `Codable` (`JSONDecoder` was the largest cost of a position update after the
+    /// HTTP stack); the time is parsed by the same function as the service decoder's, so every body read here gives
+    /// exactly what `JSONDecoder` gives. Anything else (`null`, another member, a repeated one, an escape, a time that
+    /// does not parse) answers `nil` and is decoded, and refused, by `JSONDecoder` as before.
+    static func readFast(_ data: Data) -> PositionsBody? {
+        data.withUnsafeBytes { raw -> PositionsBody? in
+            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
+            var fixes: [FixBody]?
+            let complete = cursor.object { cursor, key in
+                guard key == "fixes", fixes == nil, let read = cursor.array({ $0.positionFix() }) else { return false }
+                fixes = read
+                return true
+            }
+            guard complete, cursor.atEnd(), let fixes else { return nil }
+            return PositionsBody(fixes: fixes)
+        }
+    }
+}
+
+extension StrictJSONCursor {
+    static let positionFixNames = ["lat", "lng", "accuracy", "speed", "course", "time"]
+
+    /// One fix of a position update, or `nil` when it is not of the strict shape.
+    mutating func positionFix() -> FixBody? {
+        var values = [Double](repeating: 0, count: 5)
+        var time: Date?
+        var seen = 0
+        let complete = object { cursor, key in
+            guard let index = Self.positionFixNames.firstIndex(of: key), seen & (1 << index) == 0 else { return false }
+            seen |= 1 << index
+            if index == 5 {
+                guard let text = cursor.plainString(), let parsed = ServiceJSON.parseTimestamp(text) else { return false }
+                time = parsed
+            } else {
+                guard let value = cursor.number() else { return false }
+                values[index] = value
+            }
+            return true
+        }
+        guard complete, seen & 0b100011 == 0b100011, let time else { return nil }
+        func optional(_ index: Int) -> Double? { seen & (1 << index) == 0 ? nil : values[index] }
+        return FixBody(lat: values[0], lng: values[1], accuracy: optional(2), speed: optional(3), course: optional(4), time: time)
     }
 }
