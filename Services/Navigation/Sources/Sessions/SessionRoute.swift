@@ -92,7 +92,14 @@ extension SessionRoute {
         guard points.count >= 2, let fix = point.coordinate else { return nil }
         let bound = MatchBound(fix)
         var best: Match?
-        for index in 0..<(points.count - 1) where cumulative[index + 1] >= notBefore {
+        // The first segment ending at or after `notBefore` (`cumulative` never decreases): the ones before it are
+        // not looked at.
+        var low = 0, high = points.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if cumulative[mid + 1] >= notBefore { high = mid } else { low = mid + 1 }
+        }
+        for index in low..<(points.count - 1) where cumulative[index + 1] >= notBefore {
             if let best, bound.cannotBeat(best.distance, from: points[index], to: points[index + 1]) { continue }
             guard let a = try? Coordinate(latitude: points[index][0], longitude: points[index][1]),
                   let b = try? Coordinate(latitude: points[index + 1][0], longitude: points[index + 1][1]) else { continue }
