@@ -27,6 +27,21 @@ struct JWKSProviderTests {
         }
     }
 
+    @Test("the fetched keys are held for answers without waiting, until they are older than the maximum age")
+    func holdsFetchedKeys() async throws {
+        let endpoint = JWKSEndpoint(keys: [.primary])
+        try await LoopbackServer.run(router: endpoint.router()) { port in
+            let provider = JWKSProvider(url: "http://127.0.0.1:\(port)/.well-known/jwks.json", maximumAge: .milliseconds(300))
+            #expect(provider.heldKey(for: TestSigningKey.primary.kid) == nil)
+            _ = try await verifier(provider).verify(try await TokenForge.valid())
+            #expect(provider.heldKey(for: TestSigningKey.primary.kid)?.der == TestSigningKey.primary.publicKey.derRepresentation)
+            #expect(provider.heldKey(for: TestSigningKey.rotated.kid) == nil)
+            try await Task.sleep(for: .milliseconds(400))
+            // Stale: the verifier asks the provider, which refreshes.
+            #expect(provider.heldKey(for: TestSigningKey.primary.kid) == nil)
+        }
+    }
+
     @Test("a token with an unknown kid triggers a refetch that finds the rotated key")
     func refetchesOnUnknownKid() async throws {
         let endpoint = JWKSEndpoint(keys: [.primary])

@@ -100,3 +100,50 @@ struct VerifiedTokenCacheTests {
         #expect(uncached.cachedTokens == 0)
     }
 }
+
+/// A source that holds a key at once (``AccessTokenKeySource/heldKey(for:)``) that a test can swap for another under the
+/// same `kid`, and counts the lookups that had to wait.
+private final class HeldKeySource: AccessTokenKeySource {
+    private let key = Mutex<Insecure.RSA.PublicKey?>(TestSigningKey.primary.publicKey)
+    let waitedLookups = Atomic(0)
+    func publicKey(for kid: String) async throws -> Insecure.RSA.PublicKey? {
+        waitedLookups.add(1, ordering: .relaxed)
+        return kid == TestSigningKey.primary.kid ? key.withLock { $0 } : nil
+    }
+    func heldKey(for kid: String) -> AccessTokenKey? {
+        kid == TestSigningKey.primary.kid ? key.withLock { $0 }.map(AccessTokenKey.init) : nil
+    }
+    func replace(with other: Insecure.RSA.PublicKey?) { key.withLock { $0 = other } }
+}
+
+@Suite("Access tokens: the verified-token cache against a source that holds its keys")
+struct HeldKeyTests {
+    @Test("a remembered token is checked against the held key without waiting on the source; another key under its kid refuses it")
+    func heldKey() async throws {
+        let source = HeldKeySource()
+        let verifier = AccessTokenVerifier(keys: source, issuer: TokenForge.issuer, audience: TokenForge.audience)
+        let token = try await TokenForge.valid(role: .guide)
+        _ = try await verifier.verify(token)
+        let waited = source.waitedLookups.load(ordering: .relaxed)
+        for _ in 0..<5 { _ = try await verifier.verify(token) }
+        #expect(source.waitedLookups.load(ordering: .relaxed) == waited)
+        // The kid now names another key: the remembered token is refused, as without the cache.
+        source.replace(with: TestSigningKey.rotated.publicKey)
+        await #expect(throws: AccessTokenError.self) { try await verifier.verify(token) }
+        #expect(verifier.cachedTokens == 0)
+        // And with no key under the kid at all.
+        source.replace(with: TestSigningKey.primary.publicKey)
+        _ = try await verifier.verify(token)
+        source.replace(with: nil)
+        await #expect(throws: AccessTokenError.self) { try await verifier.verify(token) }
+    }
+
+    @Test("StaticKeySource holds its keys; JWKSProvider holds none before its first fetch")
+    func sources() async {
+        let source = StaticKeySource(keys: [TestSigningKey.primary.kid: TestSigningKey.primary.publicKey])
+        #expect(source.heldKey(for: TestSigningKey.primary.kid)?.der == TestSigningKey.primary.publicKey.derRepresentation)
+        #expect(source.heldKey(for: "other") == nil)
+        let provider = JWKSProvider(url: "http://127.0.0.1:9/.well-known/jwks.json")
+        #expect(provider.heldKey(for: TestSigningKey.primary.kid) == nil)
+    }
+}

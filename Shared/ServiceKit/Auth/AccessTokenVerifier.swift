@@ -70,8 +70,11 @@ public struct AccessTokenVerifier: Sendable {
     /// - Throws: ``AccessTokenError`` describing the first failed check.
     public func verify(_ token: String) async throws -> AuthenticatedIdentity {
         if let cached = verified.entry(for: token) {
-            // Still the same key under that kid (a key set without it refuses the token, as without the cache).
-            if let key = try await keys.publicKey(for: cached.kid), key == cached.key {
+            // Still the same key under that kid (a key set without it refuses the token, as without the cache): the
+            // key the source holds at once when it can, else as it answers after a fetch.
+            var current = keys.heldKey(for: cached.kid)?.der
+            if current == nil { current = try await keys.publicKey(for: cached.kid)?.derRepresentation }
+            if let current, current == cached.key {
                 return try identity(of: cached.claims)
             }
             verified.remove(token)
@@ -89,7 +92,7 @@ public struct AccessTokenVerifier: Sendable {
             throw AccessTokenError.invalidSignatureOrClaims
         }
         let identity = try identity(of: claims)
-        verified.store(.init(kid: kid, key: key, claims: claims), for: token, now: now(), leeway: leeway.timeInterval)
+        verified.store(.init(kid: kid, key: key.derRepresentation, claims: claims), for: token, now: now(), leeway: leeway.timeInterval)
         return identity
     }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import JWTKit
 import Logging
 import NIOCore
+import Synchronization
 
 /// Fetches `auth`'s JWK Set over HTTP, caches its RS256 keys and refetches when a token names an
 /// unknown `kid` (key rotation), at most once per ``minimumRefetchInterval``.
@@ -26,6 +27,9 @@ public actor JWKSProvider: AccessTokenKeySource {
     private let logger: Logger
     private var keys: [String: Insecure.RSA.PublicKey] = [:]
     private var fetchedAt: ContinuousClock.Instant?
+    /// The keys of the last successful fetch with their DER and when they were fetched, readable without entering
+    /// the actor (``heldKey(for:)``).
+    private nonisolated let held = Mutex<(keys: [String: AccessTokenKey], fetchedAt: ContinuousClock.Instant?)>(([:], nil))
     private var lastAttempt: ContinuousClock.Instant?
     private var lastAttemptFailed = false
     private var inFlight: Task<Void, any Error>?
@@ -68,6 +72,15 @@ public actor JWKSProvider: AccessTokenKeySource {
         return keys[kid]
     }
 
+    /// The key with `kid` from the last fetch while it is not older than ``maximumAge`` — exactly when
+    /// ``publicKey(for:)`` would answer it without fetching; `nil` otherwise (unknown `kid`, stale or never fetched).
+    public nonisolated func heldKey(for kid: String) -> AccessTokenKey? {
+        held.withLock { held in
+            guard let fetchedAt = held.fetchedAt, ContinuousClock.now - fetchedAt <= maximumAge else { return nil }
+            return held.keys[kid]
+        }
+    }
+
     /// Fetches the key set now (sharing a fetch already under way), ignoring the rate limit.
     public func refresh() async throws {
         if let inFlight {
@@ -91,6 +104,8 @@ public actor JWKSProvider: AccessTokenKeySource {
             let fetched = try await Self.fetch(url: url, client: httpClient, timeout: fetchTimeout)
             keys = fetched
             fetchedAt = .now
+            let fresh = (fetched.mapValues(AccessTokenKey.init), fetchedAt)
+            held.withLock { $0 = fresh }
             lastAttemptFailed = false
             logger.debug("fetched JWKS", metadata: ["jwks_url": .string(url), "kids": .string(fetched.keys.sorted().joined(separator: ","))])
         } catch {

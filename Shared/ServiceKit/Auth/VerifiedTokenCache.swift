@@ -19,7 +19,8 @@ import Foundation
 final class VerifiedTokenCache: Sendable {
     struct Entry: Sendable {
         var kid: String
-        var key: Insecure.RSA.PublicKey
+        /// The DER of the key the token verified under.
+        var key: Data
         var claims: AccessTokenClaims
     }
 
