@@ -182,65 +182,24 @@ public struct JSONOutput {
 
     // MARK: Members
 
-    public mutating func member(_ name: StaticString, _ value: Double) {
+    /// `"name":value`.
+    public mutating func member(_ name: StaticString, _ value: some JSONScalar) {
         key(name)
-        self.value(value)
-    }
-
-    public mutating func member(_ name: StaticString, _ value: Int) {
-        key(name)
-        self.value(value)
-    }
-
-    public mutating func member(_ name: StaticString, _ value: Bool) {
-        key(name)
-        self.value(value)
-    }
-
-    public mutating func member(_ name: StaticString, _ value: String) {
-        key(name)
-        self.value(value)
-    }
-
-    public mutating func member(_ name: StaticString, _ value: UUID) {
-        key(name)
-        self.value(value)
-    }
-
-    public mutating func member(_ name: StaticString, _ value: Date) {
-        key(name)
-        self.value(value)
+        value.write(to: &self)
     }
 
     /// Left out when `nil`, as synthesised `Codable` leaves out a `nil` optional.
-    public mutating func member(_ name: StaticString, _ value: Double?) {
+    public mutating func member(_ name: StaticString, _ value: (some JSONScalar)?) {
         if let value { member(name, value) }
     }
 
-    public mutating func member(_ name: StaticString, _ value: Int?) {
-        if let value { member(name, value) }
-    }
-
-    public mutating func member(_ name: StaticString, _ value: String?) {
-        if let value { member(name, value) }
-    }
-
-    public mutating func member(_ name: StaticString, _ values: [String]) {
+    /// `"name":[…]`.
+    public mutating func member(_ name: StaticString, _ values: [some JSONScalar]) {
         key(name)
         array { output in
             for value in values {
                 output.element()
-                output.value(value)
-            }
-        }
-    }
-
-    public mutating func member(_ name: StaticString, _ values: [Double]) {
-        key(name)
-        array { output in
-            for value in values {
-                output.element()
-                output.value(value)
+                value.write(to: &output)
             }
         }
     }
@@ -269,6 +228,36 @@ public struct JSONOutput {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+/// A value ``JSONOutput`` writes as one JSON scalar (its `value(_:)` for the type), so that one `member(_:_:)` writes
+/// members of any of these types, optional or in an array.
+public protocol JSONScalar {
+    func write(to output: inout JSONOutput)
+}
+
+extension Double: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension Int: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension Bool: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension String: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension UUID: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension Date: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
 }
 
 /// A type that writes itself as `JSONEncoder` would (``JSONOutput``) — a fast path for hot values, never a second
