@@ -266,7 +266,11 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
     /// early and the upload is cut: the connection cannot carry another request.
     func endUpload(_ exchange: UpstreamExchange, complete: Bool) {
         guard self.exchange === exchange, !closed, !requestSent, let context else { return }
-        if complete {
+        if let length = exchange.request.contentLength, bodyBytesSent < length {
+            // The client's body ended before its declared length (it went away): the upstream must see a broken
+            // upload, not wait for the rest.
+            abort(exchange, error: UpstreamClientError.requestBodyIncomplete)
+        } else if complete {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             requestSent = true
             lastActivity = .now()

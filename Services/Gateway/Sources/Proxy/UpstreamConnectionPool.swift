@@ -69,6 +69,8 @@ enum UpstreamClientError: Error, Equatable, CustomStringConvertible {
     case invalidAnswer
     /// The pool is shut down.
     case shutDown
+    /// The client's body ended before its declared `Content-Length` (AsyncHTTPClient's `bodyLengthMismatch`).
+    case requestBodyIncomplete
 
     var description: String {
         switch self {
@@ -77,6 +79,7 @@ enum UpstreamClientError: Error, Equatable, CustomStringConvertible {
         case .closedBeforeAnswer: "upstream connection closed before the answer was complete"
         case .invalidAnswer: "invalid upstream answer"
         case .shutDown: "upstream client shut down"
+        case .requestBodyIncomplete: "the request body ended before its declared length"
         }
     }
 }

@@ -23,7 +23,7 @@ enum UpstreamFailure: Error, Equatable {
         if let error = error as? UpstreamClientError {
             switch error {
             case .readTimeout, .poolTimeout: self = .timedOut
-            case .closedBeforeAnswer, .invalidAnswer, .shutDown: self = .badGateway
+            case .closedBeforeAnswer, .invalidAnswer, .shutDown, .requestBodyIncomplete: self = .badGateway
             }
         } else if let error = error as? HTTPClientError {
             switch error {
