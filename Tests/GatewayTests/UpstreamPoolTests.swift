@@ -198,6 +198,28 @@ struct UpstreamPoolTests {
         await connections.shutdown()
     }
 
+    @Test("a call cancelled before its answer (the client went away) closes its connection; a cancelled waiter leaves the queue")
+    func cancelledCall() async throws {
+        let server = try KeepAliveServer { path in .init(delay: path == "/slow" ? .milliseconds(800) : .zero) }
+        defer { server.stop() }
+        let connections = Self.connections(server, maximum: 1)
+        let pool = try #require(connections.all.first)
+        let running = Task { try await pool.execute(Self.get("/slow", connections)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let waiting = Task { try await pool.execute(Self.get("/", connections)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await pool.statistics().waiting == 1)
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(await pool.statistics().waiting == 0)
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+        #expect(try await eventually { await pool.statistics().open == 0 }, "the connection with an answer pending was closed")
+        #expect(try await pool.execute(Self.get("/", connections)).head.status == .ok)
+        #expect(server.accepted == 2)
+        await connections.shutdown()
+    }
+
     @Test("an idle connection is closed after the idle timeout")
     func idleTimeout() async throws {
         let server = try KeepAliveServer { _ in .init() }
