@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import NIOHTTP1
 import ServiceKit
 import Synchronization
 
@@ -33,8 +34,13 @@ struct ProxyForwarder: Sendable {
         upstream.retryBudget.deposit()
         let bodyFailure = BodyFailure()
         let relay = Self.hasBody(request) ? RequestBodyRelay(body: request.body, failure: bodyFailure, gauge: relays) : nil
-        let outgoing = makeRequest(request, context: context, upstream: upstream, relay: relay)
         let replayable = Self.idempotentMethods.contains(request.method) && relay == nil
+        let outgoing: Outgoing = if let connections = upstream.connections {
+            .pooled(connections, makeUpstreamRequest(request, context: context, target: connections.target, relay: relay,
+                                                     replayable: replayable))
+        } else {
+            .client(makeRequest(request, context: context, upstream: upstream, relay: relay))
+        }
         var attempt = 1
         do {
             while true {
@@ -75,9 +81,17 @@ struct ProxyForwarder: Sendable {
         }
     }
 
+    /// The request as the upstream's client takes it.
+    enum Outgoing {
+        /// The gateway's own connection pools (plain-HTTP upstreams).
+        case pooled(UpstreamConnections, UpstreamRequest)
+        /// AsyncHTTPClient (`https` upstreams).
+        case client(HTTPClientRequest)
+    }
+
     /// One call, under the upstream's circuit breaker.
     /// `readSmallBodyWhole`: a small answer of declared length is read whole before it is returned (``UpstreamBody``).
-    private func call(_ outgoing: HTTPClientRequest, upstream: Upstream, context: ServiceRequestContext,
+    private func call(_ outgoing: Outgoing, upstream: Upstream, context: ServiceRequestContext,
                       bodyFailure: BodyFailure, readSmallBodyWhole: Bool) async throws -> Outcome {
         let permission = upstream.breaker.acquire()
         if case .refused(let retryAfter) = permission {
@@ -85,15 +99,25 @@ struct ProxyForwarder: Sendable {
                                                retryAfter: retryAfter), retryable: false)
         }
         do {
-            let response = try await upstream.client.execute(outgoing, deadline: .now() + .hours(1), logger: context.logger)
-            let failed = [502, 503, 504].contains(response.status.code)
+            let answer: UpstreamAnswer
+            switch outgoing {
+            case .pooled(let connections, let request):
+                let response = try await connections.execute(request)
+                answer = UpstreamAnswer(
+                    status: HTTPResponse.Status(code: Int(response.head.status.code), reasonPhrase: response.head.status.reasonPhrase),
+                    headers: ForwardedHeaders.clientResponse(response.head.headers),
+                    body: response.body)
+            case .client(let request):
+                let response = try await upstream.client.execute(request, deadline: .now() + .hours(1), logger: context.logger)
+                answer = UpstreamAnswer(
+                    status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+                    headers: ForwardedHeaders.clientResponse(response.headers),
+                    body: await UpstreamBody.of(response, readWhole: readSmallBodyWhole))
+            }
+            let failed = (502...504).contains(answer.status.code)
             upstream.breaker.record(success: !failed, permission: permission)
-            if failed { count("gateway_upstream_failures_total", upstream: upstream.name, kind: "status-\(response.status.code)") }
-            return .answered(UpstreamAnswer(
-                status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-                headers: ForwardedHeaders.clientResponse(response.headers),
-                body: await UpstreamBody.of(response, readWhole: readSmallBodyWhole)
-            ))
+            if failed { count("gateway_upstream_failures_total", upstream: upstream.name, kind: "status-\(answer.status.code)") }
+            return .answered(answer)
         } catch {
             if let problem = bodyFailure.problem {
                 // The client's body broke the limit mid-stream (413) or the client broke the upload off: the upstream
@@ -129,6 +153,39 @@ struct ProxyForwarder: Sendable {
             outgoing.body = .stream(relay.upstreamBody, length: length.map { .known($0) } ?? .unknown)
         }
         return outgoing
+    }
+
+    /// The request for the gateway's own upstream client: same method, path and query (after the base URL's path),
+    /// filtered headers, `Host` and the framing fields AsyncHTTPClient set (`Content-Length` of a body of known length,
+    /// else `Transfer-Encoding: chunked`; `Content-Length: 0` for a bodiless method that defines a body), the body
+    /// through `relay`.
+    func makeUpstreamRequest(_ request: Request, context: ServiceRequestContext, target: UpstreamTarget,
+                             relay: RequestBodyRelay?, replayable: Bool) -> UpstreamRequest {
+        let path = request.uri.string.hasPrefix("/") ? request.uri.string
+            : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+        var headers = ForwardedHeaders.upstreamRequest(request, context: context, client: clients.client(of: request, context: context))
+        headers.add(name: "Host", value: target.hostHeader)
+        let method = HTTPMethod(rawValue: request.method.rawValue)
+        var length: Int?
+        if let relay {
+            length = request.headers[.contentLength].flatMap(Int.init)
+            if let length {
+                headers.add(name: "Content-Length", value: String(length))
+            } else {
+                headers.add(name: "Transfer-Encoding", value: "chunked")
+            }
+            return UpstreamRequest(
+                head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathPrefix + path, headers: headers),
+                body: relay.upstreamBody, uploadCut: { [weak relay] in relay?.isFinishing ?? true }, contentLength: length,
+                readSmallBodyWhole: false, replayable: false)
+        }
+        switch method {
+        case .GET, .HEAD, .DELETE, .CONNECT, .TRACE: break
+        default: headers.add(name: "Content-Length", value: "0")
+        }
+        return UpstreamRequest(
+            head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathPrefix + path, headers: headers),
+            body: nil, contentLength: nil, readSmallBodyWhole: request.method != .head, replayable: replayable)
     }
 
     /// Whether the request carries a body (HTTP/1.1: a non-zero `Content-Length` or any `Transfer-Encoding`).

@@ -83,6 +83,9 @@ final class RequestBodyRelay: Sendable {
         upstreamBody.finish()
     }
 
+    /// Whether ``finish(drainFor:drainBytes:)`` has begun: ``upstreamBody`` may then end before the client's body did.
+    var isFinishing: Bool { state.withLock { $0.discarding } }
+
     /// Ends the relay and returns when its reading task has ended. What the client still sends is read and dropped
     /// for up to `drainFor` and `drainBytes` (the connection can then carry the next request); after that the read is
     /// cancelled, which closes the connection once the answer is out. Safe to call more than once.

@@ -4,8 +4,9 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// One service the gateway forwards to: its base URL, its own HTTP clients (one per event loop, so its timeout and
-/// connection pools — up to 64 connections per loop — are its own), its circuit breaker and its retry budget.
+/// One service the gateway forwards to: its base URL, its own upstream connections (one pool per event loop, so its
+/// timeout and connection pools — up to 64 connections per loop — are its own), its circuit breaker and its retry
+/// budget.
 public final class Upstream: Sendable {
     /// The service's name, e.g. `tour-management`.
     public let name: String
@@ -21,6 +22,10 @@ public final class Upstream: Sendable {
     private let clients: [ObjectIdentifier: HTTPClient]
     /// The client of the first loop, for callers on no loop of the group.
     private let fallback: HTTPClient
+    /// The gateway's own keep-alive connections for proxied requests (``UpstreamConnectionPool``, one per event loop);
+    /// `nil` for an `https` upstream, which is proxied through ``client``. The readiness checks of ``CircuitRecovery``
+    /// and ``UpstreamHealth`` stay on ``client``: they are not per request.
+    let connections: UpstreamConnections?
 
     /// The client whose connections live on the caller's event loop: a request answered on a connection's loop
     /// (ServiceKit's event-loop server) goes upstream and comes back without leaving that thread. AsyncHTTPClient's
@@ -51,6 +56,7 @@ public final class Upstream: Sendable {
         // The gateway propagates `traceparent` itself (ForwardedHeaders); the client's own spans, even into the
         // no-op tracer, cost ~5 % of the gateway's CPU per proxied request.
         configuration.tracing.tracer = nil
+        connections = UpstreamTarget(baseURL: baseURL).map { UpstreamConnections(target: $0, timeout: amount) }
         let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
         var clients: [ObjectIdentifier: HTTPClient] = [:]
         for loop in loops {
@@ -62,6 +68,7 @@ public final class Upstream: Sendable {
 
     /// Closes the clients' connections.
     func shutdown() async {
+        await connections?.shutdown()
         for client in clients.values { try? await client.shutdown() }
     }
 }

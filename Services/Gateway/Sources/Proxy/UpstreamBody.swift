@@ -3,7 +3,8 @@ import HTTPTypes
 import NIOCore
 
 /// An upstream answer's body on its way to the client: still streaming from the upstream connection, or — for a small
-/// answer of declared length — already read whole when the head is passed on.
+/// answer of declared length — already read whole when the head is passed on (by ``UpstreamConnection`` for plain-HTTP
+/// upstreams, by ``of(_:readWhole:)`` for AsyncHTTPClient's `https` ones).
 ///
 /// A small answer read whole is written to the client with its head in one write (Hummingbird writes a body of one
 /// buffer together with the head and the end: one `writev` instead of three, and no task iterating the stream), which
@@ -16,7 +17,9 @@ enum UpstreamBody: AsyncSequence, Sendable {
     /// Answers declaring at most this many bytes are read whole before the head is passed on.
     static let bufferedLimit = 64 << 10
 
-    /// Passed through as it arrives.
+    /// Passed through as it arrives, from the gateway's own upstream connection (``UpstreamConnection``).
+    case pooled(UpstreamBodyStream)
+    /// Passed through as it arrives, from AsyncHTTPClient (`https` upstreams).
     case streaming(HTTPClientResponse.Body)
     /// The whole body.
     case buffered(ByteBuffer)
@@ -51,6 +54,7 @@ enum UpstreamBody: AsyncSequence, Sendable {
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
+        var pooled: UpstreamBodyStream.AsyncIterator?
         var streaming: HTTPClientResponse.Body.AsyncIterator?
         var pending: ByteBuffer?
         var error: (any Error)?
@@ -64,12 +68,14 @@ enum UpstreamBody: AsyncSequence, Sendable {
                 self.error = nil
                 throw error
             }
+            if pooled != nil { return try await pooled!.next() }
             return try await streaming?.next()
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
         switch self {
+        case .pooled(let body): AsyncIterator(pooled: body.makeAsyncIterator())
         case .streaming(let body): AsyncIterator(streaming: body.makeAsyncIterator())
         case .buffered(let buffer): AsyncIterator(pending: buffer)
         case .broken(let buffer, let error): AsyncIterator(pending: buffer, error: error)

@@ -18,9 +18,14 @@ enum UpstreamFailure: Error, Equatable {
     /// The connection broke or the answer was not valid HTTP: 502.
     case badGateway
 
-    /// Classifies an error of AsyncHTTPClient or NIO.
+    /// Classifies an error of the gateway's upstream client, AsyncHTTPClient or NIO.
     init(_ error: any Error) {
-        if let error = error as? HTTPClientError {
+        if let error = error as? UpstreamClientError {
+            switch error {
+            case .readTimeout, .poolTimeout: self = .timedOut
+            case .closedBeforeAnswer, .invalidAnswer, .shutDown, .requestBodyIncomplete: self = .badGateway
+            }
+        } else if let error = error as? HTTPClientError {
             switch error {
             case .readTimeout, .connectTimeout, .deadlineExceeded: self = .timedOut
             default: self = .badGateway
