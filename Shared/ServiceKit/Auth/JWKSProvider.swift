@@ -25,10 +25,8 @@ public actor JWKSProvider: AccessTokenKeySource {
 
     private let httpClient: HTTPClient
     private let logger: Logger
-    private var keys: [String: Insecure.RSA.PublicKey] = [:]
-    private var fetchedAt: ContinuousClock.Instant?
-    /// The keys of the last successful fetch with their DER and when they were fetched, readable without entering
-    /// the actor (``heldKey(for:)``).
+    /// The keys of the last successful fetch with their DER and when they were fetched — the one copy of them, read
+    /// by lookups inside the actor and by ``heldKey(for:)`` without entering it.
     private nonisolated let held = Mutex<(keys: [String: AccessTokenKey], fetchedAt: ContinuousClock.Instant?)>(([:], nil))
     private var lastAttempt: ContinuousClock.Instant?
     private var lastAttemptFailed = false
@@ -57,19 +55,20 @@ public actor JWKSProvider: AccessTokenKeySource {
     /// The key with `kid`, fetching or refetching the key set when needed and allowed.
     public func publicKey(for kid: String) async throws -> Insecure.RSA.PublicKey? {
         let now = ContinuousClock.now
+        let (keys, fetchedAt) = held.withLock { $0 }
         let isStale = fetchedAt.map { now - $0 > maximumAge } ?? true
-        if let key = keys[kid], !isStale { return key }
+        if let key = keys[kid]?.key, !isStale { return key }
         guard inFlight != nil || mayFetch(at: now) else {
             // Rate-limited: answer from what we know.
             if keys[kid] == nil, lastAttemptFailed || fetchedAt == nil { throw AccessTokenError.keysUnavailable }
-            return keys[kid]
+            return keys[kid]?.key
         }
         do {
             try await refresh()
         } catch {
-            if keys[kid] == nil { throw AccessTokenError.keysUnavailable }
+            if held.withLock({ $0.keys[kid] }) == nil { throw AccessTokenError.keysUnavailable }
         }
-        return keys[kid]
+        return held.withLock { $0.keys[kid]?.key }
     }
 
     /// The key with `kid` from the last fetch while it is not older than ``maximumAge`` — exactly when
@@ -102,9 +101,7 @@ public actor JWKSProvider: AccessTokenKeySource {
         lastAttempt = .now
         do {
             let fetched = try await Self.fetch(url: url, client: httpClient, timeout: fetchTimeout)
-            keys = fetched
-            fetchedAt = .now
-            let fresh = (fetched.mapValues(AccessTokenKey.init), fetchedAt)
+            let fresh = (keys: fetched.mapValues(AccessTokenKey.init), fetchedAt: ContinuousClock.now as ContinuousClock.Instant?)
             held.withLock { $0 = fresh }
             lastAttemptFailed = false
             logger.debug("fetched JWKS", metadata: ["jwks_url": .string(url), "kids": .string(fetched.keys.sorted().joined(separator: ","))])
