@@ -57,6 +57,7 @@ struct CatalogueCacheHeadersTests {
         for type in TourManagementEvents.publishedTypes {
             let mapped = !CatalogueCacheTags.changed(byEventType: type, tourId: UUID()).isEmpty
             #expect(mapped != CatalogueCacheTags.changesNoPublicAnswer.contains(type), "\(type) must be mapped or listed as changing nothing")
+            #expect(mapped == CatalogueCacheTags.changingTypes.contains(type), "\(type): changingTypes must list exactly the mapped types")
         }
         let tour = UUID()
         #expect(CatalogueCacheTags.changed(byEventType: TourPublished.eventType, tourId: tour)

@@ -38,7 +38,10 @@ extension NotificationHub {
                 setLive()
                 return
             }
-            await consume(EmbeddedFeedSource(feeds: producers), from: [:], tracksCatchUp: true, isAssigned: { true },
+            // Only notifications: a producer's other events (tour views, position updates, …) are not sent, and do not end
+            // the long poll — which would cancel and re-send the polls of every other producer.
+            await consume(EmbeddedFeedSource(feeds: producers.map { $0.only([UserNotified.eventType]) }), from: [:], tracksCatchUp: true,
+                          isAssigned: { true },
                           handle: receiveNotification)
         }
     }
@@ -79,7 +82,8 @@ extension NotificationHub {
         case .embedded(_, let auth?):
             guard let head = await headPosition(of: auth) else { return }
             state.withLock { $0.followsErasures = true }
-            await consume(EmbeddedFeedSource(feeds: [auth]), from: [auth.source: head], tracksCatchUp: false, isAssigned: { true },
+            await consume(EmbeddedFeedSource(feeds: [auth.only([UserErased.eventType])]), from: [auth.source: head], tracksCatchUp: false,
+                          isAssigned: { true },
                           handle: receiveErasure)
         case .embedded(_, nil):
             return

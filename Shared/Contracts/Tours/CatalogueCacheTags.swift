@@ -41,6 +41,13 @@ public enum CatalogueCacheTags {
         }
     }
 
+    /// The event types ``changed(byEventType:tourId:)`` maps to tags: what the gateway's cache follower asks
+    /// tour-management's feed for (a test holds it to the mapping).
+    public static let changingTypes: Set<String> = [
+        TourPublished.eventType, TourUnpublished.eventType, PurchaseCompleted.eventType, TourAcquired.eventType,
+        PurchaseRefunded.eventType, ReviewPosted.eventType, ReviewEdited.eventType, ReviewHidden.eventType,
+    ]
+
     /// The event types of `waypoint.tours` known to change no public catalogue answer: working copies (drafts are not
     /// public), purchase bookkeeping before completion, replies (not in cached answers), favourites, progress, views,
     /// bundles. Every published type is either here or mapped by ``changed(byEventType:tourId:)`` (a test holds

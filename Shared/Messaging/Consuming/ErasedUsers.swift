@@ -32,6 +32,8 @@ public struct SQLiteErasedUsersHandler: SQLiteEventHandler {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(tables.applied) (user_id TEXT PRIMARY KEY, applied_at_us INTEGER NOT NULL)")
     }
 
+    public var eventTypes: Set<String>? { [UserErased.eventType] }
+
     public func handle(_ event: PublishedEvent, _ db: Database) throws {
         guard event.eventType == UserErased.eventType else { return }
         let erased = try event.decode(UserErased.self)
@@ -55,6 +57,8 @@ public struct PostgresErasedUsersHandler: PostgresEventHandler {
         try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(tables.applied) (user_id uuid PRIMARY KEY, applied_at timestamptz NOT NULL)"),
                                    logger: connection.logger)
     }
+
+    public var eventTypes: Set<String>? { [UserErased.eventType] }
 
     public func handle(_ event: PublishedEvent, _ connection: PostgresConnection) async throws {
         guard event.eventType == UserErased.eventType else { return }

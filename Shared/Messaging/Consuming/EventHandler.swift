@@ -10,6 +10,13 @@ public protocol SQLiteEventHandler: Sendable {
     func createTables(_ db: Database) throws
     /// Applies one event.
     func handle(_ event: PublishedEvent, _ db: Database) throws
+    /// The event types `handle` applies (it ignores every other): on the embedded transport the producer then serves
+    /// only these (``EmbeddedFeed/eventTypes``). `nil` (the default): every type.
+    var eventTypes: Set<String>? { get }
+}
+
+extension SQLiteEventHandler {
+    public var eventTypes: Set<String>? { nil }
 }
 
 /// Applies other services' events to a read model in a PostgreSQL service database (see ``SQLiteEventHandler``).
@@ -20,6 +27,12 @@ public protocol PostgresEventHandler: Sendable {
     func createTables(_ connection: PostgresConnection) async throws
     /// Applies one event.
     func handle(_ event: PublishedEvent, _ connection: PostgresConnection) async throws
+    /// The event types `handle` applies (see ``SQLiteEventHandler/eventTypes``). `nil` (the default): every type.
+    var eventTypes: Set<String>? { get }
+}
+
+extension PostgresEventHandler {
+    public var eventTypes: Set<String>? { nil }
 }
 
 /// Where a consumer's read model, dedupe records and source positions live; one transaction per batch.

@@ -178,7 +178,8 @@ public final class RevokedSessionsFollower: Service, Sendable {
             case .embedded(let url, let token):
                 var base = url.absoluteString
                 while base.hasSuffix("/") { base.removeLast() }
-                let feed = EmbeddedFeed(source: Topic.auth.producingService ?? "auth", baseURL: base, internalToken: token ?? "")
+                let feed = EmbeddedFeed(source: Topic.auth.producingService ?? "auth", baseURL: base, internalToken: token ?? "",
+                                        eventTypes: [SessionRevoked.eventType])
                 await self.follow(EmbeddedFeedSource(feeds: [feed]), isAssigned: { true })
             case .kafka(let brokers, let properties, let clientID):
                 let overrides = ["auto.offset.reset": "earliest", "enable.auto.commit": "false"]

@@ -8,11 +8,25 @@ public struct EmbeddedFeed: Sendable, Hashable {
     public var baseURL: String
     /// The internal token the producer's `/v1/internal/*` routes require.
     public var internalToken: String
+    /// The event types the consumer applies (`types=` on each poll): the producer serves only those, so events the
+    /// consumer would ignore cost it nothing and do not end its long poll. `nil`: every event the feed serves.
+    public var eventTypes: Set<String>?
 
     /// Creates a feed description.
-    public init(source: String, baseURL: String, internalToken: String) {
+    public init(source: String, baseURL: String, internalToken: String, eventTypes: Set<String>? = nil) {
         self.source = source
         self.baseURL = baseURL
         self.internalToken = internalToken
+        self.eventTypes = eventTypes
     }
+
+    /// This feed, asking only for `types` (`nil`: every event).
+    public func only(_ types: Set<String>?) -> EmbeddedFeed {
+        var feed = self
+        feed.eventTypes = types
+        return feed
+    }
+
+    /// The `types` query value: the types sorted, comma-separated; `nil` when every event is asked for.
+    var typesQuery: String? { eventTypes.map { $0.sorted().joined(separator: ",") } }
 }

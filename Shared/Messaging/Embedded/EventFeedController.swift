@@ -5,7 +5,9 @@ import ServiceKit
 
 /// The embedded transport's producer side: serves the service's own log at `GET /v1/internal/events`.
 ///
-/// Query: `after` (position, default 0), `limit` (1…1000, default 500), `wait` (long-poll seconds, 0…30, default 0).
+/// Query: `after` (position, default 0), `limit` (1…1000, default 500), `wait` (long-poll seconds, 0…30, default 0),
+/// `types` (optional: a comma-separated list of event types, at most 64; only those are served — a consumer names what
+/// it applies, so the events it would ignore are neither encoded, sent nor decoded, and do not end its long poll).
 /// The route must sit behind the internal-token guard; the caller adds it under the guarded `/v1/internal` group.
 public struct EventFeedController<Store: EventStore>: Sendable {
     /// The service's event store.
@@ -20,7 +22,9 @@ public struct EventFeedController<Store: EventStore>: Sendable {
     /// - Parameter include: which events are served. Skipped events are read past: a page holds the next served events
     ///   after `after` (reading on through at most 10,000 skipped ones), a long poll waits for appends after the last
     ///   position read, not after `after`, and the page says how far it read (`scanned`: the consumer's
-    ///   ``FeedCursor`` asks after it next, so skipped events are not read again).
+    ///   ``FeedCursor`` asks after it next, so skipped events are not read again). Events of types the request did not
+    ///   ask for are skipped the same way; a long poll goes on waiting (until `wait` is over) while only skipped events
+    ///   are appended.
     public init(store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
         self.store = store
         self.source = source
@@ -40,10 +44,20 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         let limit = Int(try parameter(query, "limit", default: 500, range: 1...1_000))
         let waitSeconds = try Double(query.get("wait") ?? "0").flatMap { (0...30).contains($0) ? $0 : nil }
             .orThrow(Problem.unprocessable(fieldErrors: [FieldError(field: "wait", code: "out-of-range", message: "wait is 0…30 seconds")]))
-        var (events, scanned) = try await read(after: after, limit: limit)
+        let types = try Self.eventTypes(query.get("types"))
+        let served: @Sendable (EventEnvelope) -> Bool = { [include] event in
+            include(event) && (types?.contains(event.eventType) ?? true)
+        }
+        var (events, scanned) = try await read(after: after, limit: limit, served: served)
         if events.isEmpty, waitSeconds > 0 {
-            await store.waitForAppends(after: scanned, timeout: .milliseconds(Int64(waitSeconds * 1000)))
-            (events, scanned) = try await read(after: scanned, limit: limit)
+            let clock = ContinuousClock()
+            let deadline = clock.now + .milliseconds(Int64(waitSeconds * 1000))
+            // Appends of skipped events only (another consumer's types, internal events) wake the wait without
+            // ending it: read past them and wait on for the rest of the time asked.
+            while events.isEmpty, clock.now < deadline, !Task.isCancelled {
+                await store.waitForAppends(after: scanned, timeout: clock.now.duration(to: deadline))
+                (events, scanned) = try await read(after: scanned, limit: limit, served: served)
+            }
         }
         let head = max(try await store.headPosition(), events.last?.position ?? 0)
         let page = EventFeedPage(source: source, events: events.map { PublishedEvent($0, source: source) }, head: head, scanned: scanned)
@@ -53,7 +67,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
     }
 
     /// Up to `limit` served events after `after`, and the last position read.
-    private func read(after: Int64, limit: Int) async throws -> ([EventEnvelope], Int64) {
+    private func read(after: Int64, limit: Int, served include: @Sendable (EventEnvelope) -> Bool) async throws -> ([EventEnvelope], Int64) {
         var served: [EventEnvelope] = []
         var position = after
         var skipped = 0
@@ -74,6 +88,30 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             }
         }
         return (served, position)
+    }
+
+    /// The most types one request may name.
+    public static var maxTypes: Int { 64 }
+
+    /// `types`: `nil` when absent (every event the feed serves); otherwise the named types, each 1…128 characters of
+    /// letters, digits, `.`, `_` and `-` (empty: none — the page only says how far it read).
+    static func eventTypes(_ raw: String?) throws -> Set<String>? {
+        guard let raw else { return nil }
+        if raw.isEmpty { return [] }
+        let names = raw.split(separator: ",", omittingEmptySubsequences: false)
+        let valid = names.count <= maxTypes && names.allSatisfy { name in
+            (1...128).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2E || byte == 0x5F || byte == 0x2D
+            }
+        }
+        guard valid else {
+            throw Problem.unprocessable(fieldErrors: [
+                FieldError(field: "types", code: "invalid",
+                           message: "types is a comma-separated list of at most \(maxTypes) event types (letters, digits, '.', '_', '-')"),
+            ])
+        }
+        return Set(names.map(String.init))
     }
 
     private func parameter(_ query: Parameters, _ name: String, default value: Int64, range: ClosedRange<Int64>) throws -> Int64 {

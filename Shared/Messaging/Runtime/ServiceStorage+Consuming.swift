@@ -209,7 +209,9 @@ extension ServiceStorage {
         }
         var base = producerURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        let feed = EmbeddedFeed(source: producer, baseURL: base, internalToken: internalToken ?? "")
+        // Only the types the handler applies (both backends' handlers apply the same ones; either saying "every type" wins).
+        let types = sqlite.eventTypes.flatMap { sqliteTypes in postgres.eventTypes.map { sqliteTypes.union($0) } }
+        let feed = EmbeddedFeed(source: producer, baseURL: base, internalToken: internalToken ?? "", eventTypes: types)
         let pollTimeout = min(options.pollTimeout, .seconds(30))
         return runner(EmbeddedFeedSource(feeds: [feed]), sqlite: sqlite, postgres: postgres, batchSize: options.batchSize,
                       pollTimeout: pollTimeout, logger: logger)

@@ -86,7 +86,8 @@ public final class CacheEventFollower: Service, Sendable {
             }
         case .embedded(let feed):
             guard let head = await retrying("read the head of the feed", { try await Self.head(of: feed) }) else { return }
-            await consume(EmbeddedFeedSource(feeds: [feed]), from: [feed.source: head]) { true }
+            // Only the types that purge something (not the views, progress, drafts, … of the same feed).
+            await consume(EmbeddedFeedSource(feeds: [feed.only(CatalogueCacheTags.changingTypes)]), from: [feed.source: head]) { true }
         }
     }
 

@@ -7,6 +7,7 @@ import PostgresNIO
 /// ``SQLiteTourCatalogHandler`` on PostgreSQL.
 public struct PostgresTourCatalogHandler: PostgresEventHandler {
     public var name: String { TourCatalogTables.consumer }
+    public var eventTypes: Set<String>? { TourCatalogChange.eventTypes }
 
     public init() {}
 

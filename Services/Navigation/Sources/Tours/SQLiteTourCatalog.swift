@@ -8,6 +8,7 @@ import Messaging
 /// (`tour_owners`), changed in the consumer's transaction.
 public struct SQLiteTourCatalogHandler: SQLiteEventHandler {
     public var name: String { TourCatalogTables.consumer }
+    public var eventTypes: Set<String>? { TourCatalogChange.eventTypes }
 
     public init() {}
 

@@ -29,27 +29,35 @@ enum TourCatalogChange: Sendable, Hashable {
     case owns(tourId: UUID, userId: UUID)
     case disowns(tourId: UUID, userId: UUID)
 
-    static func of(_ event: PublishedEvent) throws -> TourCatalogChange? {
-        switch event.eventType {
-        case TourPublished.eventType:
+    /// The change of each type navigation uses, by event type: the one list `of` reads and the consumer asks the feed
+    /// for (``eventTypes``).
+    private static let changes: [String: @Sendable (PublishedEvent) throws -> TourCatalogChange] = [
+        TourPublished.eventType: { event in
             let e = try event.decode(TourPublished.self)
             return .published(tourId: e.tourId, guideId: e.guideId, title: e.details.title, mode: e.details.mode,
                               stops: e.stops.map { NavigableStop(stopId: $0.stopId, name: $0.name, latitude: $0.location.lat, longitude: $0.location.lng,
                                                                  radius: Double($0.triggerRadiusMetres)) })
-        case TourDeleted.eventType:
-            return .deleted(tourId: try event.decode(TourDeleted.self).tourId)
-        case PurchaseCompleted.eventType:
+        },
+        TourDeleted.eventType: { event in .deleted(tourId: try event.decode(TourDeleted.self).tourId) },
+        PurchaseCompleted.eventType: { event in
             let e = try event.decode(PurchaseCompleted.self)
             return .owns(tourId: e.tourId, userId: e.userId)
-        case TourAcquired.eventType:
+        },
+        TourAcquired.eventType: { event in
             let e = try event.decode(TourAcquired.self)
             return .owns(tourId: e.tourId, userId: e.userId)
-        case PurchaseRefunded.eventType:
+        },
+        PurchaseRefunded.eventType: { event in
             let e = try event.decode(PurchaseRefunded.self)
             return .disowns(tourId: e.tourId, userId: e.userId)
-        default:
-            return nil
-        }
+        },
+    ]
+
+    /// The types that change navigation's tour tables.
+    static let eventTypes = Set(changes.keys)
+
+    static func of(_ event: PublishedEvent) throws -> TourCatalogChange? {
+        try changes[event.eventType]?(event)
     }
 
     static func text(_ stops: [NavigableStop]) -> String {

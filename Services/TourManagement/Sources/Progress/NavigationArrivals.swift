@@ -26,6 +26,7 @@ public struct NavigationArrival: Sendable, Hashable {
 /// The `waypoint.navigation` consumer on SQLite.
 public struct SQLiteNavigationArrivalsHandler: SQLiteEventHandler {
     public var name: String { "navigation_arrivals" }
+    public var eventTypes: Set<String>? { [TourStopReached.eventType] }
 
     public init() {}
 
@@ -49,6 +50,7 @@ public struct SQLiteNavigationArrivalsHandler: SQLiteEventHandler {
 /// The `waypoint.navigation` consumer on PostgreSQL.
 public struct PostgresNavigationArrivalsHandler: PostgresEventHandler {
     public var name: String { "navigation_arrivals" }
+    public var eventTypes: Set<String>? { [TourStopReached.eventType] }
 
     public init() {}
 
