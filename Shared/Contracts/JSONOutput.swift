@@ -12,7 +12,7 @@ import Foundation
 /// - strings: `"` and `\` escaped, `\b \f \n \r \t`, other controls below U+0020 as `\u00xx` (lower-case hex),
 ///   `/` as `\/` unless ``Style/escapesSlashes`` is off, everything else as UTF-8;
 /// - `UUID` as its upper-case `uuidString`; dates as the style's RFC 3339 form (``Style/contract``: ``RFC3339Timestamp``;
-///   a date it cannot write is refused);
+///   ``Style/service``: milliseconds, as ServiceKit's `ServiceJSON`; a date it cannot write is refused);
 /// - members in the order the writer calls them: the type writes them sorted for ``Style/contract`` (`.sortedKeys`:
 ///   byte for byte `JSONEncoder`'s output) and in declaration order for ``Style/service`` — there `JSONEncoder` itself
 ///   has no fixed order (without `.sortedKeys` it writes members in its dictionary's hash order, which changes from
@@ -23,8 +23,8 @@ public struct JSONOutput {
     public enum Style: Sendable {
         /// ``ContractJSON``: sorted keys, slashes not escaped, RFC 3339 dates at the stores' microsecond precision.
         case contract
-        /// ServiceKit's HTTP answers: declaration order, slashes escaped (`JSONEncoder`'s default); dates not written
-        /// here (a writer refuses them and the answer is encoded by `JSONEncoder`).
+        /// ServiceKit's HTTP answers: declaration order, slashes escaped (`JSONEncoder`'s default), dates as
+        /// `ServiceJSON` writes them (RFC 3339 UTC with milliseconds).
         case service
 
         var escapesSlashes: Bool { self == .service }
@@ -174,10 +174,71 @@ public struct JSONOutput {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// A date as the style writes it (``Style/contract``: ``RFC3339Timestamp``); refused in ``Style/service``.
+    /// A date as the style writes it: ``Style/contract``: ``RFC3339Timestamp``; ``Style/service``: ServiceKit's
+    /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)`, i.e. `2025-05-01T09:30:00.123Z`
+    /// with the milliseconds cut (not rounded) from the seconds since 2001 as Foundation cuts them (`JSONOutputTests`
+    /// holds it to Foundation over 200,000 random dates). Dates before 1970 or after 9999 are refused.
     public mutating func value(_ value: Date) {
-        guard style == .contract, let text = RFC3339Timestamp.string(from: value) else { return fail() }
-        self.value(text)
+        switch style {
+        case .contract:
+            guard let text = RFC3339Timestamp.string(from: value) else { return fail() }
+            self.value(text)
+        case .service:
+            writeServiceTimestamp(value)
+        }
+    }
+
+    private mutating func writeServiceTimestamp(_ date: Date) {
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        // 1970-01-01 … 9999-12-31T23:59:59.999 as seconds since 2001.
+        guard sinceReference >= -978_307_200, sinceReference < 252_423_993_600 else { return fail() }
+        let whole = sinceReference.rounded(.down)
+        var seconds = Int64(whole) + 978_307_200
+        var milliseconds = Int64(((sinceReference - whole) * 1000).rounded(.down))
+        if milliseconds >= 1000 {
+            milliseconds -= 1000
+            seconds += 1
+        }
+        let days = seconds / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Civil date from days since 1970 (Howard Hinnant's algorithm; days ≥ 0 here).
+        let shifted = days + 719_468
+        let era = shifted / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 3600 / 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(milliseconds, 3)
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` (0 ≤ value < 10^count) in exactly `count` decimal digits.
+    private mutating func appendDigits(_ value: Int64, _ count: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     // MARK: Members
@@ -241,6 +302,10 @@ extension Double: JSONScalar {
 }
 
 extension Int: JSONScalar {
+    public func write(to output: inout JSONOutput) { output.value(self) }
+}
+
+extension Int64: JSONScalar {
     public func write(to output: inout JSONOutput) { output.value(self) }
 }
 

@@ -10,10 +10,22 @@ struct JSONOutputTests {
     /// `JSONEncoder`'s bytes for `value` in `style`'s configuration (a one-element array, brackets removed, so that
     /// scalars are written as members are).
     private static func encoded(_ value: some Encodable, style: JSONOutput.Style) throws -> String {
-        let encoder = style == .contract ? ContractJSON.encoder : JSONEncoder()
+        let encoder = style == .contract ? ContractJSON.encoder : serviceEncoder
         let text = String(decoding: try encoder.encode([value]), as: UTF8.self)
         return String(text.dropFirst().dropLast())
     }
+
+    /// ServiceKit's `ServiceJSON.makeEncoder()` (this target does not link ServiceKit): dates as RFC 3339 UTC with
+    /// milliseconds through Foundation's `ISO8601FormatStyle`.
+    static let serviceEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(style))
+        }
+        return encoder
+    }()
 
     private static func written(_ style: JSONOutput.Style, _ write: (inout JSONOutput) -> Void) -> String? {
         var output = JSONOutput(style: style)
@@ -86,16 +98,39 @@ struct JSONOutputTests {
         }
     }
 
-    @Test("dates: ContractJSON's RFC 3339 at microseconds; the service style leaves dates to JSONEncoder")
+    @Test("dates: ContractJSON's RFC 3339 at microseconds; the service style's milliseconds as Foundation's ISO8601FormatStyle cuts them")
     func dates() throws {
         var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_341_600), Date(timeIntervalSince1970: 1_795_341_600.5),
-                     Date(timeIntervalSince1970: 1_795_341_600.123456), Date(timeIntervalSinceReferenceDate: 0)]
+                     Date(timeIntervalSince1970: 1_795_341_600.123456), Date(timeIntervalSinceReferenceDate: 0),
+                     Date(timeIntervalSince1970: 1_173_678_386.28), Date(timeIntervalSince1970: 484_153_840.588),
+                     Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799.999)]
         for _ in 0..<2_000 { dates.append(Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000))) }
         for date in dates {
             #expect(Self.written(.contract) { $0.value(date) } == (try Self.encoded(date, style: .contract)))
         }
-        #expect(Self.written(.service) { $0.value(Date()) } == nil)
+        // The service style against Foundation: stored timestamps (microseconds), milliseconds, any double, across
+        // 1970…2100 (these cases found that Foundation cuts the milliseconds from the seconds since 2001, not 1970).
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<200_000 {
+            let date = switch index % 4 {
+            case 0: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800_000_000, using: &generator)) / 1e6)
+            case 1: Date(timeIntervalSince1970: Double.random(in: 0...4_102_444_800, using: &generator))
+            case 2: Date(timeIntervalSince1970: Double(Int64.random(in: 0...4_102_444_800_000, using: &generator)) / 1e3)
+            default: Date(timeIntervalSinceReferenceDate: Double(Int64.random(in: -978_307_200_000_000...3_124_137_600_000_000, using: &generator)) / 1e6)
+            }
+            let mine = Self.written(.service) { $0.value(date) }
+            let expected = try Self.encoded(date, style: .service)
+            if mine != expected {
+                Issue.record("\(date.timeIntervalSince1970): \(mine ?? "refused") against \(expected)")
+                break
+            }
+        }
+        for date in dates.prefix(9) {
+            #expect(Self.written(.service) { $0.value(date) } == (try Self.encoded(date, style: .service)))
+        }
         #expect(Self.written(.contract) { $0.value(Date(timeIntervalSinceReferenceDate: 1e15)) } == nil)
+        #expect(Self.written(.service) { $0.value(Date(timeIntervalSinceReferenceDate: 1e15)) } == nil)
+        #expect(Self.written(.service) { $0.value(Date(timeIntervalSince1970: -1)) } == nil)
     }
 
     /// A value with every kind of member, nested, written in both styles.
@@ -172,8 +207,8 @@ struct JSONOutputTests {
             #expect(contract == String(decoding: try ContractJSON.encode(sample), as: UTF8.self))
             var service = JSONOutput(style: .service)
             sample.write(to: &service)
-            // The service style writes no dates: the sample's `at` makes the writer give up, as it must.
-            #expect(service.failed)
+            #expect(!service.failed)
+            #expect(JSONOutput.equivalent(Data(service.bytes), try Self.serviceEncoder.encode(sample)))
         }
     }
 

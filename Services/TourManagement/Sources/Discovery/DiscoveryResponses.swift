@@ -84,7 +84,7 @@ struct TourSummaryResponse: Codable, Sendable {
 }
 
 /// `GET /v1/tours`.
-struct TourListResponse: ResponseEncodable {
+struct TourListResponse: Encodable, Sendable {
     var tours: [TourSummaryResponse]
     /// Pass as `cursor` (with the same filters) for the next page; absent on the last page.
     var nextCursor: String?
@@ -92,7 +92,7 @@ struct TourListResponse: ResponseEncodable {
 
 /// `GET /v1/tours/{id}`: the summary with the whole description, every stop's name and place, and the first stop in
 /// full (a preview). Travellers who own the tour, its guide and administrators get every stop in full.
-struct TourDetailResponse: ResponseEncodable {
+struct TourDetailResponse: Encodable, Sendable {
     struct StopName: Codable, Sendable {
         var id: String
         var name: String
@@ -142,4 +142,152 @@ struct TourRouteResponse: ResponseEncodable {
     var legs: [Leg]
     var lengthMetres: Int
     var stops: [TourDetailResponse.StopName]
+}
+
+// The catalogue's two hot answers write themselves (``JSONWritableResponse``): at 1,000 catalogue requests/s
+// `JSONEncoder` (and Foundation's date formatting inside it) was a tenth of tour-management's CPU. Members are written
+// in declaration order, nil optionals left out, as the synthesised `Encodable` does; debug builds check every answer
+// against `JSONEncoder`.
+
+extension TourListResponse: JSONWritableResponse {
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.key("tours")
+            output.array { output in
+                for tour in tours {
+                    output.element()
+                    tour.write(to: &output)
+                }
+            }
+            output.member("nextCursor", nextCursor)
+        }
+    }
+}
+
+extension TourDetailResponse: JSONWritableResponse {
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.key("tour")
+            tour.write(to: &output)
+            output.member("entitled", entitled)
+            output.key("stops")
+            output.array { output in
+                for stop in stops {
+                    output.element()
+                    output.object { output in
+                        output.member("id", stop.id)
+                        output.member("name", stop.name)
+                        output.key("location")
+                        stop.location.writeService(to: &output)
+                        output.member("description", stop.description)
+                        output.member("triggerRadiusMetres", stop.triggerRadiusMetres)
+                        if let media = stop.media {
+                            output.key("media")
+                            media.writeService(to: &output)
+                        }
+                    }
+                }
+            }
+            if let firstStop {
+                output.key("firstStop")
+                output.object { output in
+                    output.member("stopId", firstStop.stopId)
+                    output.member("name", firstStop.name)
+                    output.member("description", firstStop.description)
+                    output.key("location")
+                    firstStop.location.writeService(to: &output)
+                    output.member("triggerRadiusMetres", firstStop.triggerRadiusMetres)
+                    output.key("media")
+                    firstStop.media.writeService(to: &output)
+                }
+            }
+        }
+    }
+}
+
+extension TourSummaryResponse {
+    func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("id", id)
+            output.member("revision", revision)
+            output.member("title", title)
+            output.member("description", description)
+            output.key("guide")
+            output.object { output in
+                output.member("id", guide.id)
+                output.member("name", guide.name)
+            }
+            output.key("destination")
+            output.object { output in
+                output.member("id", destination.id)
+                output.member("name", destination.name)
+                output.member("country", destination.country)
+            }
+            output.key("themes")
+            output.array { output in
+                for theme in themes {
+                    output.element()
+                    output.value(theme.rawValue)
+                }
+            }
+            output.member("languages", languages)
+            output.key("price")
+            output.object { output in
+                output.member("amountMinor", price.amountMinor)
+                output.member("currency", price.currency)
+                output.member("free", price.free)
+            }
+            if let convertedPrice {
+                output.key("convertedPrice")
+                output.object { output in
+                    output.member("amountMinor", convertedPrice.amountMinor)
+                    output.member("currency", convertedPrice.currency.code)
+                    output.member("ratesUpdatedAt", convertedPrice.ratesUpdatedAt)
+                }
+            }
+            output.member("estimatedMinutes", estimatedMinutes)
+            output.member("difficulty", difficulty.rawValue)
+            output.member("mode", mode.rawValue)
+            output.member("lengthMetres", lengthMetres)
+            output.member("stopCount", stopCount)
+            output.key("start")
+            start.writeService(to: &output)
+            output.key("rating")
+            output.object { output in
+                output.member("average", rating.average)
+                output.member("count", rating.count)
+                output.member("bayesian", rating.bayesian)
+            }
+            output.member("popularity", popularity)
+            output.member("firstPublishedAt", firstPublishedAt)
+            output.member("publishedAt", publishedAt)
+            output.member("distanceMetres", distanceMetres)
+        }
+    }
+}
+
+extension LatLng {
+    /// `{"lat":…,"lng":…}` (declaration order is also sorted order).
+    fileprivate func writeService(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("lat", lat)
+            output.member("lng", lng)
+        }
+    }
+}
+
+extension [StopMedia] {
+    fileprivate func writeService(to output: inout JSONOutput) {
+        output.array { output in
+            for media in self {
+                output.element()
+                output.object { output in
+                    output.member("sha256", media.sha256)
+                    output.member("kind", media.kind)
+                    output.member("contentType", media.contentType)
+                    output.member("size", media.size)
+                }
+            }
+        }
+    }
 }
