@@ -93,4 +93,30 @@ struct CatalogueJSONTests {
             try Self.check(response)
         }
     }
+
+    @Test("stored summaries decode once per text: the memo answers what a fresh decode answers, a changed text is decoded anew, past its bound too")
+    func summaryMemo() throws {
+        var generator = SystemRandomNumberGenerator()
+        let encoder = PublishedTour.encoder
+        var tours = (0..<50).map { _ in Self.tour(&generator) }
+        for round in 0..<3 {
+            for index in tours.indices {
+                if round == 2 { tours[index].details.title += " (revised)" }
+                let text = String(decoding: try encoder.encode(tours[index].summary), as: UTF8.self)
+                let memo = try PublishedTour.summary(from: text)
+                let fresh = try PublishedTour.decoder.decode(PublishedTour.Summary.self, from: Data(text.utf8))
+                #expect(try encoder.encode(memo) == (try encoder.encode(fresh)))
+                #expect(memo.details.title == tours[index].details.title)
+            }
+        }
+        // Past the bound (the memo empties itself whole): still right.
+        let base = tours[0].summary
+        for index in 0..<(PublishedTour.summaryMemoLimit + 10) {
+            var summary = base
+            summary.revision = index
+            let text = String(decoding: try encoder.encode(summary), as: UTF8.self)
+            #expect(try PublishedTour.summary(from: text).revision == index)
+        }
+        #expect(throws: (any Error).self) { try PublishedTour.summary(from: "{\"not\":\"a summary\"}") }
+    }
 }
