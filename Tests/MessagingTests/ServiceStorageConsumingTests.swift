@@ -170,7 +170,7 @@ struct ServiceStorageConsumingTests {
                                                     sqlite: SeenHandler(), postgres: PostgresSeenHandler(),
                                                     options: ConsumerOptions(pollTimeout: .milliseconds(200)), logger: Self.quiet)
                 let kafkaSource = (consumer as? ConsumerRunner<KafkaEventSource, SQLiteConsumerTarget<SeenHandler>>)?.source.consumer
-                #expect(kafkaSource?.groupID == "reader", "the consumer group is the consuming service's name")
+                #expect(kafkaSource?.groupID == "reader.\(SeenHandler().name)", "one consumer group per consumer: service and consumer name")
                 #expect(kafkaSource?.topics == ["waypoint.notes"])
                 let group = ServiceGroup(configuration: .init(services: publishing + [consumer], logger: Self.quiet))
                 try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -157,9 +157,12 @@ extension ServiceStorage {
     /// The consumer of another service's `topic`, on the transport and store the configuration chose; run it as one of
     /// the application's `background` services and register it with readiness (`readiness.register(consumer)`).
     ///
-    /// - On Kafka (`WAYPOINT_KAFKA_BROKERS` set): a member of the consumer group named after this service (client id =
-    ///   service name, the runtime's Kafka properties, offsets stored only after the local transaction committed —
-    ///   ``KafkaConsumer``'s invariants), subscribed to `topic`; a new group starts at the earliest offset.
+    /// - On Kafka (`WAYPOINT_KAFKA_BROKERS` set): a member of the consumer group `<service>.<consumer name>` — one group
+    ///   per logical consumer, so that one consumer joining or leaving never stops another's partitions (they shared
+    ///   the service's group until 2026-11-28: a second consumer's join revoked the first's partitions for a whole
+    ///   session timeout, ~45 s) — (client id = service name, the runtime's Kafka properties, offsets stored only after
+    ///   the local transaction committed — ``KafkaConsumer``'s invariants), subscribed to `topic`; a new group starts at
+    ///   the earliest offset (and the consumer's dedupe records make the replay change nothing).
     /// - On the embedded transport: long-polls the producer's feed at `producerURL` (`/v1/internal/events`, with the
     ///   internal token), resuming from the source position stored with the read model.
     ///
@@ -196,7 +199,7 @@ extension ServiceStorage {
             let consumer = try KafkaConsumer(
                 configuration: KafkaConfiguration(bootstrapServers: brokers, clientID: settings.serviceName,
                                                   properties: settings.kafkaProperties),
-                groupID: options.consumerGroup ?? settings.serviceName, topics: [topic], logger: logger)
+                groupID: options.consumerGroup ?? "\(settings.serviceName).\(sqlite.name)", topics: [topic], logger: logger)
             return runner(KafkaEventSource(consumer: consumer, logger: logger), sqlite: sqlite, postgres: postgres,
                           batchSize: options.batchSize, pollTimeout: options.pollTimeout, logger: logger)
         }
