@@ -39,7 +39,8 @@ struct LauncherExtractsTests {
                 return state?.phase == .running ? true : nil
             }
             let loaded = output.text.split(separator: "\n").filter { $0.contains("road network loaded") }
-            #expect(loaded.count == 3, "each bike service loads its own copy:\n\(loaded.joined(separator: "\n"))")
+            let exits = output.text.split(separator: "\n").filter { $0.contains("exited (") || $0.contains("\"level\":\"error\"") }
+            #expect(loaded.count == 3, "each bike service loads its own copy:\n\(loaded.joined(separator: "\n"))\nexits and errors:\n\(exits.suffix(20).joined(separator: "\n"))")
             let source = run == 1 ? "imported" : #""source":"cache""#
             #expect(loaded.allSatisfy { $0.contains(source) }, "run \(run): \(loaded.joined(separator: "\n"))")
 

@@ -117,7 +117,9 @@ struct LauncherIntegrationTests {
     /// A base port whose seven ports are free now.
     static func freeBasePort() throws -> Int {
         for _ in 0..<50 {
-            let base = Int.random(in: 20_000...60_000)
+            // Below the ephemeral range (32768–60999 here): a port chosen there may be taken by an outgoing connection of
+            // a test running beside it before the service binds it (path-review then restarts until the port is free).
+            let base = Int.random(in: 20_000...32_000)
             if (0..<7).allSatisfy({ StartupChecks.isPortFree(base + $0) }) { return base }
         }
         throw TestSetupError("no seven consecutive free ports found")
