@@ -68,6 +68,16 @@ public struct JSONOutput {
         first = false
     }
 
+    /// `[ … ]` of `elements`, each written by `write` (the commas between them written here).
+    public mutating func array<Elements: Sequence>(of elements: Elements, _ write: (inout JSONOutput, Elements.Element) -> Void) {
+        array { output in
+            for element in elements {
+                output.element()
+                write(&output, element)
+            }
+        }
+    }
+
     /// Starts an array element (the comma before every element but the first).
     public mutating func element() {
         if !first { bytes.append(UInt8(ascii: ",")) }
@@ -201,22 +211,13 @@ public struct JSONOutput {
         }
         let days = seconds / 86_400
         let secondOfDay = seconds - days * 86_400
-        // Civil date from days since 1970 (Howard Hinnant's algorithm; days ≥ 0 here).
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.civil(fromDaysSinceEpoch: Int(days))
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(year, 4)
+        appendDigits(Int64(year), 4)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, 2)
+        appendDigits(Int64(month), 2)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, 2)
+        appendDigits(Int64(day), 2)
         bytes.append(UInt8(ascii: "T"))
         appendDigits(secondOfDay / 3600, 2)
         bytes.append(UInt8(ascii: ":"))

@@ -23,8 +23,8 @@ public struct EventFeedController<Store: EventStore>: Sendable {
     ///   after `after` (reading on through at most 10,000 skipped ones), a long poll waits for appends after the last
     ///   position read, not after `after`, and the page says how far it read (`scanned`: the consumer's
     ///   ``FeedCursor`` asks after it next, so skipped events are not read again). Events of types the request did not
-    ///   ask for are skipped the same way (up to 100,000 per request when it names types); a long poll goes on waiting
-    ///   (until `wait` is over) while only skipped events are appended.
+    ///   ask for are skipped the same way; a long poll goes on waiting (until `wait` is over) while only skipped events
+    ///   are appended.
     public init(store: Store, source: String, include: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
         self.store = store
         self.source = source
@@ -48,11 +48,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         let served: @Sendable (EventEnvelope) -> Bool = { [include] event in
             include(event) && (types?.contains(event.eventType) ?? true)
         }
-        // A consumer naming a few types of a busy log reads past far more than events the producer never serves: let
-        // one request read past ten times as many, so that an empty page still means "read to the end" while it
-        // catches up (the revoked-sessions follower and the notification hub call themselves caught up on one).
-        let skipBound = types == nil ? 10_000 : 100_000
-        var (events, scanned) = try await read(after: after, limit: limit, skipBound: skipBound, served: served)
+        var (events, scanned) = try await read(after: after, limit: limit, served: served)
         if events.isEmpty, waitSeconds > 0 {
             let clock = ContinuousClock()
             let deadline = clock.now + .milliseconds(Int64(waitSeconds * 1000))
@@ -60,7 +56,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             // ending it: read past them and wait on for the rest of the time asked.
             while events.isEmpty, clock.now < deadline, !Task.isCancelled {
                 await store.waitForAppends(after: scanned, timeout: clock.now.duration(to: deadline))
-                (events, scanned) = try await read(after: scanned, limit: limit, skipBound: skipBound, served: served)
+                (events, scanned) = try await read(after: scanned, limit: limit, served: served)
             }
         }
         let head = max(try await store.headPosition(), events.last?.position ?? 0)
@@ -70,12 +66,12 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try EventJSON.encode(page))))
     }
 
-    /// Up to `limit` served events after `after` (reading past at most `skipBound` others), and the last position read.
-    private func read(after: Int64, limit: Int, skipBound: Int, served include: @Sendable (EventEnvelope) -> Bool) async throws -> ([EventEnvelope], Int64) {
+    /// Up to `limit` served events after `after`, and the last position read.
+    private func read(after: Int64, limit: Int, served include: @Sendable (EventEnvelope) -> Bool) async throws -> ([EventEnvelope], Int64) {
         var served: [EventEnvelope] = []
         var position = after
         var skipped = 0
-        while served.count < limit, skipped < skipBound {
+        while served.count < limit, skipped < 10_000 {
             let page = try await store.readAll(after: position, limit: limit)
             guard let last = page.last else { break }
             position = last.position

@@ -153,12 +153,7 @@ extension TourListResponse: JSONWritableResponse {
     func write(to output: inout JSONOutput) {
         output.object { output in
             output.key("tours")
-            output.array { output in
-                for tour in tours {
-                    output.element()
-                    tour.write(to: &output)
-                }
-            }
+            output.array(of: tours) { output, tour in tour.write(to: &output) }
             output.member("nextCursor", nextCursor)
         }
     }
@@ -171,20 +166,17 @@ extension TourDetailResponse: JSONWritableResponse {
             tour.write(to: &output)
             output.member("entitled", entitled)
             output.key("stops")
-            output.array { output in
-                for stop in stops {
-                    output.element()
-                    output.object { output in
-                        output.member("id", stop.id)
-                        output.member("name", stop.name)
-                        output.key("location")
-                        stop.location.writeService(to: &output)
-                        output.member("description", stop.description)
-                        output.member("triggerRadiusMetres", stop.triggerRadiusMetres)
-                        if let media = stop.media {
-                            output.key("media")
-                            media.writeService(to: &output)
-                        }
+            output.array(of: stops) { output, stop in
+                output.object { output in
+                    output.member("id", stop.id)
+                    output.member("name", stop.name)
+                    output.key("location")
+                    stop.location.writeService(to: &output)
+                    output.member("description", stop.description)
+                    output.member("triggerRadiusMetres", stop.triggerRadiusMetres)
+                    if let media = stop.media {
+                        output.key("media")
+                        media.writeService(to: &output)
                     }
                 }
             }
@@ -224,12 +216,7 @@ extension TourSummaryResponse {
                 output.member("country", destination.country)
             }
             output.key("themes")
-            output.array { output in
-                for theme in themes {
-                    output.element()
-                    output.value(theme.rawValue)
-                }
-            }
+            output.array(of: themes) { output, theme in output.value(theme.rawValue) }
             output.member("languages", languages)
             output.key("price")
             output.object { output in
@@ -278,15 +265,12 @@ extension LatLng {
 
 extension [StopMedia] {
     fileprivate func writeService(to output: inout JSONOutput) {
-        output.array { output in
-            for media in self {
-                output.element()
-                output.object { output in
-                    output.member("sha256", media.sha256)
-                    output.member("kind", media.kind)
-                    output.member("contentType", media.contentType)
-                    output.member("size", media.size)
-                }
+        output.array(of: self) { output, media in
+            output.object { output in
+                output.member("sha256", media.sha256)
+                output.member("kind", media.kind)
+                output.member("contentType", media.contentType)
+                output.member("size", media.size)
             }
         }
     }
