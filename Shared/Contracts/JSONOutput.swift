@@ -203,8 +203,14 @@ public struct JSONOutput {
         // 1970-01-01 … 9999-12-31T23:59:59.999 as seconds since 2001.
         guard sinceReference >= -978_307_200, sinceReference < 252_423_993_600 else { return fail() }
         let whole = sinceReference.rounded(.down)
-        var seconds = Int64(whole) + 978_307_200
-        var milliseconds = Int64(((sinceReference - whole) * 1000).rounded(.down))
+        Self.appendMillisecondTimestamp(unixSeconds: Int64(whole) + 978_307_200,
+                                        milliseconds: Int64(((sinceReference - whole) * 1000).rounded(.down)), to: &bytes)
+    }
+
+    /// Appends `"YYYY-MM-DDThh:mm:ss.mmmZ"` (quoted; UTC) for `unixSeconds` (1970…9999) and `milliseconds` (0…1000,
+    /// 1000 carried into the seconds): the service style's dates, and ServiceKit's log timestamps.
+    public static func appendMillisecondTimestamp(unixSeconds: Int64, milliseconds: Int64, to bytes: inout [UInt8]) {
+        var seconds = unixSeconds, milliseconds = milliseconds
         if milliseconds >= 1000 {
             milliseconds -= 1000
             seconds += 1
@@ -212,34 +218,32 @@ public struct JSONOutput {
         let days = seconds / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDaysSinceEpoch: Int(days))
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
         bytes.append(UInt8(ascii: "\""))
-        appendDigits(Int64(year), 4)
+        digits(Int64(year), 4)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int64(month), 2)
+        digits(Int64(month), 2)
         bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int64(day), 2)
+        digits(Int64(day), 2)
         bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, 2)
+        digits(secondOfDay / 3600, 2)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 3600 / 60, 2)
+        digits(secondOfDay % 3600 / 60, 2)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, 2)
+        digits(secondOfDay % 60, 2)
         bytes.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, 3)
+        digits(milliseconds, 3)
         bytes.append(UInt8(ascii: "Z"))
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// `value` (0 ≤ value < 10^count) in exactly `count` decimal digits.
-    private mutating func appendDigits(_ value: Int64, _ count: Int) {
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 
     // MARK: Members

@@ -25,28 +25,25 @@ public enum CatalogueCacheTags {
     /// Events that only touch guides' working copies, one user's own data or purchase bookkeeping change no public
     /// answer and map to none; so do event types this list does not know (a newer producer): they purge nothing.
     public static func changed(byEventType eventType: String, tourId: UUID?) -> [String] {
-        let tour = tourId.map { [Self.tour($0)] } ?? []
-        switch eventType {
-        // What is listed, and where: lists, maps, the detail, the destinations' published-tour counts.
-        case TourPublished.eventType, TourUnpublished.eventType:
-            return [tours, destinations] + tour
-        // Popularity (a sort of lists, the detail's field, popular destinations).
-        case PurchaseCompleted.eventType, TourAcquired.eventType, PurchaseRefunded.eventType:
-            return [tours, destinations] + tour
-        // Ratings (a sort of lists, the detail's field).
-        case ReviewPosted.eventType, ReviewEdited.eventType, ReviewHidden.eventType:
-            return [tours] + tour
-        default:
-            return []
-        }
+        guard let lists = listsChanged[eventType] else { return [] }
+        return lists + (tourId.map { [Self.tour($0)] } ?? [])
     }
 
-    /// The event types ``changed(byEventType:tourId:)`` maps to tags: what the gateway's cache follower asks
-    /// tour-management's feed for (a test holds it to the mapping).
-    public static let changingTypes: Set<String> = [
-        TourPublished.eventType, TourUnpublished.eventType, PurchaseCompleted.eventType, TourAcquired.eventType,
-        PurchaseRefunded.eventType, ReviewPosted.eventType, ReviewEdited.eventType, ReviewHidden.eventType,
+    /// The list tags each mapped type changes (besides the tour's own): the one table ``changed(byEventType:tourId:)``
+    /// reads and ``changingTypes`` lists.
+    private static let listsChanged: [String: [String]] = [
+        // What is listed, and where: lists, maps, the detail, the destinations' published-tour counts.
+        TourPublished.eventType: [tours, destinations], TourUnpublished.eventType: [tours, destinations],
+        // Popularity (a sort of lists, the detail's field, popular destinations).
+        PurchaseCompleted.eventType: [tours, destinations], TourAcquired.eventType: [tours, destinations],
+        PurchaseRefunded.eventType: [tours, destinations],
+        // Ratings (a sort of lists, the detail's field).
+        ReviewPosted.eventType: [tours], ReviewEdited.eventType: [tours], ReviewHidden.eventType: [tours],
     ]
+
+    /// The event types ``changed(byEventType:tourId:)`` maps to tags: what the gateway's cache follower asks
+    /// tour-management's feed for.
+    public static let changingTypes = Set(listsChanged.keys)
 
     /// The event types of `waypoint.tours` known to change no public catalogue answer: working copies (drafts are not
     /// public), purchase bookkeeping before completion, replies (not in cached answers), favourites, progress, views,

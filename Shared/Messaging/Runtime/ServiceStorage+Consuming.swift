@@ -158,11 +158,11 @@ extension ServiceStorage {
     /// the application's `background` services and register it with readiness (`readiness.register(consumer)`).
     ///
     /// - On Kafka (`WAYPOINT_KAFKA_BROKERS` set): a member of the consumer group `<service>.<consumer name>` — one group
-    ///   per logical consumer, so that one consumer joining or leaving never stops another's partitions (they shared
-    ///   the service's group until 2026-11-28: a second consumer's join revoked the first's partitions for a whole
-    ///   session timeout, ~45 s) — (client id = service name, the runtime's Kafka properties, offsets stored only after
-    ///   the local transaction committed — ``KafkaConsumer``'s invariants), subscribed to `topic`; a new group starts at
-    ///   the earliest offset (and the consumer's dedupe records make the replay change nothing).
+    ///   per logical consumer, so that one consumer joining or leaving never revokes another's partitions (with one
+    ///   group per service, a start's later joins left navigation's `waypoint.paths` consumer without partitions for
+    ///   44 s; docs/messaging.md) — with client id = service name, the runtime's Kafka properties and offsets stored
+    ///   only after the local transaction committed (``KafkaConsumer``'s invariants), subscribed to `topic`; a new group
+    ///   starts at the earliest offset (the consumer's dedupe records make such a replay change nothing).
     /// - On the embedded transport: long-polls the producer's feed at `producerURL` (`/v1/internal/events`, with the
     ///   internal token), resuming from the source position stored with the read model.
     ///

@@ -1,3 +1,4 @@
+import Contracts
 import Logging
 
 #if canImport(Glibc)
@@ -86,35 +87,7 @@ enum JSONText {
     static func appendTimestamp(to out: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        out.append(UInt8(ascii: "\""))
-        appendDigits(Int(parts.tm_year) + 1900, count: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, count: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), count: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), count: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), count: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), count: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        appendDigits(Int(now.tv_nsec) / 1_000_000, count: 3, to: &out)
-        out.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
-    }
-
-    private static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
-        }
+        JSONOutput.appendMillisecondTimestamp(unixSeconds: Int64(now.tv_sec), milliseconds: Int64(now.tv_nsec) / 1_000_000, to: &out)
     }
 
     private static func appendUnicodeEscape(_ byte: UInt8, to out: inout [UInt8]) {
