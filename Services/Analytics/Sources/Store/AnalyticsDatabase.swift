@@ -151,13 +151,17 @@ public enum AnalyticsDatabase: Sendable {
 
     /// Tunes SQLite's writer connection for ingest (the analytics file is this service's own): a 64 MiB page cache
     /// instead of 2 MiB, which holds the hot pages of the aggregate tables (ingest touches a page per (guide, day) key
-    /// and table); and a WAL checkpoint every 16,384 pages instead of 1,000 — a batch dirties thousands of pages, so
-    /// the default checkpointed after nearly every commit and wrote each hot page to the database file again and again.
+    /// and table); and a WAL checkpoint every 65,536 pages (256 MiB) instead of 1,000. A full batch of 50,000 events
+    /// dirties ~18,000 pages (measured at a million events: the dedupe records' random keys touch most of their
+    /// table's leaves, and every guide's newest rows of each aggregate table), so at 16,384 every commit checkpointed
+    /// and copied each hot page to the database file once per batch; at 65,536 once per ~3 batches (ingest +8 %,
+    /// alternating runs). The WAL file stays at up to ~330 MB on disk between checkpoints; readers' lookups in it are
+    /// hash probes (summary queries unchanged).
     public func tune() async throws {
         if case .sqlite(let database) = self {
             try await database.pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -65536")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 65536")
             }
         }
     }

@@ -78,11 +78,16 @@ public struct SQLiteAnalyticsTarget: ConsumerTarget {
         return Plan(writes: AnalyticsBatch.plan(decoded, erased: erased, inbox: touched), touched: touched, applied: decoded.count)
     }
 
-    /// Runs a plan's statements and stores `positions` (none for a part that is not its batch's last).
+    /// Runs a plan's statements and stores `positions` (none for a part that is not its batch's last). Each statement
+    /// is looked up in GRDB's cache once per call, not once per write (hashing its text per write was ~2 % of the
+    /// writer's time).
     static func execute(_ writes: [AnalyticsWrite], positions: [String: Int64], consumer: String, db: Database,
                         statements: AnalyticsStatements) throws {
+        var prepared = [Statement?](repeating: nil, count: AnalyticsStatement.allCases.count)
         for write in writes {
-            try Raw.execute(try db.cachedStatement(sql: statements[write.statement]), write.arguments)
+            let index = write.statement.rawValue
+            if prepared[index] == nil { prepared[index] = try db.cachedStatement(sql: statements[write.statement]) }
+            try Raw.execute(prepared[index]!, write.arguments)
         }
         for (source, position) in positions {
             try SQLiteCheckpointStore.save(position, for: "consumer:\(consumer):\(source)", in: db)
