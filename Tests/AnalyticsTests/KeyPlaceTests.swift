@@ -32,5 +32,6 @@ struct KeyPlaceTests {
         #expect(KeyPlace.prefix("a") < KeyPlace.prefix("a0"))
         #expect(KeyPlace.prefix("0123456789") == KeyPlace.prefix("01234567"))
         #expect(KeyPlace.prefix("f0000000") > KeyPlace.prefix("e9999999"))
+        #expect(KeyPlace.sorted(["c1", "a9", "b0"]) == ["a9", "b0", "c1"])
     }
 }

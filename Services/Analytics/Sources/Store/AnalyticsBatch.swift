@@ -162,9 +162,8 @@ enum AnalyticsBatch {
         }
         pending.flush(into: &statements)
         // The dedupe records in key order too (see ``KeyPlace``).
-        let records = Array(inbox)
-        for index in KeyPlace.order(records.map { DayRowKey(guide: $0.key, day: 0, tour: "") }) {
-            statements.append(AnalyticsWrite(statement: .inboxWrite, arguments: [.text(records[index].key), .int(records[index].value)]))
+        for key in KeyPlace.sorted(inbox.keys) {
+            statements.append(AnalyticsWrite(statement: .inboxWrite, arguments: [.text(key), .int(inbox[key]!)]))
         }
         return statements
     }
@@ -305,7 +304,7 @@ struct DayRowKey: Hashable {
 /// About where a key sits in its table's primary-key order (guide, day, tour, …): the first 8 bytes of the guide id,
 /// the day and the first 8 bytes of the tour id, compared as numbers. A part's writes go in this order, so SQLite walks
 /// each B-tree leaf after leaf instead of jumping between random pages of trees larger than the CPU's caches — measured
-/// at a million events, the writer ~20 % faster than in first-seen order. Sorting these plain values costs the planner
+/// at a million events, the writer's statements ~25 % faster than in first-seen order. Sorting these plain values costs the planner
 /// ~1 ms a part (sorting the keys themselves, strings and all, cost it more than the writer saved). Ties (ids sharing 8
 /// bytes) keep first-seen order: the order changes where SQLite looks, never what it writes (the writes commute).
 struct KeyPlace: Comparable {
@@ -321,6 +320,11 @@ struct KeyPlace: Comparable {
     /// The indices of `keys` in key order.
     static func order(_ keys: [DayRowKey]) -> [Int] {
         keys.enumerated().map { KeyPlace(guide: prefix($1.guide), day: $1.day, tour: prefix($1.tour), index: $0) }.sorted().map(\.index)
+    }
+
+    /// `keys` (single-column text keys) in the order of their first 8 bytes.
+    static func sorted(_ keys: some Collection<String>) -> [String] {
+        keys.map { (prefix($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// The first 8 UTF-8 bytes of `text` as a big-endian number (zero-padded), so numbers compare as the bytes do.
