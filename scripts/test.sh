@@ -70,16 +70,36 @@ platform_suites=(LauncherIntegrationTests LauncherKafkaDemoTests EndToEndTests)
 # timing-sensitive suites they starved them for minutes (tokens outliving their clock skew, 5 s waits timing out; with
 # RecordTripTests beside them the gateway's circuit-breaker and slow-client tests failed). They run on their own, after.
 cpu_modules=(RoadNetworkTests RecordTripAnalysisTests RecordTripTests PathReviewTests WaypointBenchTests)
-status=0
-waypoint_log "running the tests (the road-network modules and the platform suites after them)"
-swift test --skip-build --skip "$(IFS='|'; echo "${platform_suites[*]} ${cpu_modules[*]}" | tr ' ' '|')" || status=$?
+# Each stage's output also goes to a log, so that the end of the run can name what failed: a CI that keeps only the
+# tail of a long run (the fuzzing stage prints thousands of lines) still shows which stage and which tests failed.
+stage_logs="$(mktemp -d "${TMPDIR:-/tmp}/waypoint-test-logs.XXXXXX")"
+failed_stages=()
+run_stage() {
+    local name="$1"
+    shift
+    waypoint_log "running $name"
+    local stage_status=0
+    "$@" 2>&1 | tee "$stage_logs/$name.log" || stage_status=$?
+    if [[ $stage_status -ne 0 ]]; then
+        failed_stages+=("$name")
+    fi
+}
+run_stage main swift test --skip-build --skip "$(IFS='|'; echo "${platform_suites[*]} ${cpu_modules[*]}" | tr ' ' '|')"
 for module in "${cpu_modules[@]}"; do
-    waypoint_log "running $module"
-    swift test --skip-build --filter "$module" || status=$?
+    run_stage "$module" swift test --skip-build --filter "$module"
 done
 for suite in "${platform_suites[@]}"; do
-    waypoint_log "running $suite"
-    swift test --skip-build --filter "$suite" || status=$?
+    run_stage "$suite" swift test --skip-build --filter "$suite"
 done
-scripts/fuzz.sh --no-build || status=$?
-exit "$status"
+run_stage fuzzing scripts/fuzz.sh --no-build
+if [[ ${#failed_stages[@]} -eq 0 ]]; then
+    waypoint_log "every stage passed"
+    rm -rf "$stage_logs"
+    exit 0
+fi
+waypoint_log "FAILED stages: ${failed_stages[*]}"
+for name in "${failed_stages[@]}"; do
+    waypoint_log "what failed in $name (the whole output: $stage_logs/$name.log):"
+    grep -E '✘|error:|Test Case .* failed|Fatal error|unexpected signal|FAIL' "$stage_logs/$name.log" | head -n 60 >&2 || true
+done
+exit 1
