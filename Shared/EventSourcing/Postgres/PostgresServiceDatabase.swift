@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import ServiceLifecycle
 
@@ -13,6 +14,8 @@ public final class PostgresServiceDatabase: Service, Sendable {
     public let schema: String
     /// The logger queries run with.
     public let logger: Logger
+    /// The event store's own connection for single-statement appends, beside the pool.
+    let appendConnection: PostgresAppendConnection
 
     /// Connects lazily to `url` (`postgres://user:password@host:port/database[?sslmode=require]`).
     ///
@@ -21,16 +24,23 @@ public final class PostgresServiceDatabase: Service, Sendable {
     ///     PostGIS live), created if missing.
     ///   - maximumConnections: size of the connection pool.
     public init(url: String, schema: String? = nil, maximumConnections: Int = 20, logger: Logger = Logger(label: "waypoint.postgres")) throws {
-        var configuration = try Self.configuration(from: url)
+        let target = try Target(url: url)
+        var configuration = try target.clientConfiguration()
+        var connectionConfiguration = try target.connectionConfiguration()
         configuration.options.maximumConnections = maximumConnections
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }), !schema.isEmpty else {
                 throw PostgresServiceDatabaseError.invalidURL("schema must be letters, digits and underscores")
             }
             // `public` stays on the path after the service's schema: extensions (PostGIS) live there.
-            configuration.options.additionalStartupParameters = [("search_path", schema == "public" ? schema : "\(schema), public")]
+            let searchPath = [("search_path", schema == "public" ? schema : "\(schema), public")]
+            configuration.options.additionalStartupParameters = searchPath
+            connectionConfiguration.options.additionalStartupParameters = searchPath
         }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // Named, so that an operator can tell it from the pool's connections in `pg_stat_activity`.
+        connectionConfiguration.options.additionalStartupParameters.append(("application_name", "waypoint-event-store-appends"))
+        self.appendConnection = PostgresAppendConnection(configuration: connectionConfiguration, logger: logger)
         self.schema = schema ?? "public"
         self.logger = logger
     }
@@ -38,12 +48,16 @@ public final class PostgresServiceDatabase: Service, Sendable {
     /// Runs the connection pool until cancelled or shut down gracefully.
     public func run() async throws {
         await cancelWhenGracefulShutdown { await self.client.run() }
+        await appendConnection.close()
     }
 
     /// Runs the pool for the duration of `body` (for tools and tests outside a `ServiceGroup`).
     public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
+            group.addTask {
+                await self.client.run()
+                await self.appendConnection.close()
+            }
             defer { group.cancelAll() }
             return try await body()
         }
@@ -63,23 +77,45 @@ public final class PostgresServiceDatabase: Service, Sendable {
         return false
     }
 
-    static func configuration(from url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url),
-              ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, !host.isEmpty
-        else { throw PostgresServiceDatabaseError.invalidURL("expected postgres://user:password@host:port/database") }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
-        let tls: PostgresClient.Configuration.TLS = switch sslMode {
-        case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
-        case "prefer": .prefer(.makeClientConfiguration())
-        default: .disable
+    /// What a connection URL names: `postgres://user:password@host:port/database[?sslmode=…]`.
+    struct Target {
+        var host: String, port: Int, username: String, password: String?, database: String?, sslMode: String
+
+        init(url: String) throws {
+            guard let components = URLComponents(string: url),
+                  ["postgres", "postgresql"].contains(components.scheme ?? ""),
+                  let host = components.host, !host.isEmpty
+            else { throw PostgresServiceDatabaseError.invalidURL("expected postgres://user:password@host:port/database") }
+            let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+            self.host = host
+            port = components.port ?? 5432
+            username = components.user?.removingPercentEncoding ?? "postgres"
+            password = components.password?.removingPercentEncoding
+            self.database = database.isEmpty ? nil : database
+            sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
         }
-        return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432,
-            username: components.user?.removingPercentEncoding ?? "postgres",
-            password: components.password?.removingPercentEncoding,
-            database: database.isEmpty ? nil : database, tls: tls)
+
+        /// The pool's configuration.
+        func clientConfiguration() throws -> PostgresClient.Configuration {
+            let tls: PostgresClient.Configuration.TLS = switch sslMode {
+            case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
+            case "prefer": .prefer(.makeClientConfiguration())
+            default: .disable
+            }
+            return PostgresClient.Configuration(host: host, port: port, username: username, password: password,
+                                                database: database, tls: tls)
+        }
+
+        /// A single connection's configuration, with the same TLS mode as the pool's.
+        func connectionConfiguration() throws -> PostgresConnection.Configuration {
+            let tls: PostgresConnection.Configuration.TLS = switch sslMode {
+            case "require", "verify-full", "verify-ca": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .disable
+            }
+            return PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
+                                                    database: database, tls: tls)
+        }
     }
 }
 

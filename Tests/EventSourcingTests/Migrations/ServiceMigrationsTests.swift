@@ -71,7 +71,7 @@ private func withFreshDatabase(_ backend: TestBackend, openers: Int = 1,
     case .postgres:
         let pools = try (0..<openers).map { _ in try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: fresh.name, maximumConnections: 2) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for pool in pools { group.addTask { await pool.client.run() } }
+            for pool in pools { group.addTask { try? await pool.run() } }
             defer { group.cancelAll() }
             do {
                 try await body(pools.map { MigratedDatabase(connection: .postgres($0)) })

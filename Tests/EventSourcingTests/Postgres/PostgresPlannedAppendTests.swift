@@ -106,6 +106,59 @@ struct PostgresPlannedAppendTests {
         }
     }
 
+    @Test("one-statement appends go over the store's own connection: a connection the server ended is replaced, and it is closed when the database stops")
+    func appendConnection() async throws {
+        let schema = TestDatabase(.postgres)
+        let database = try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: schema.name, maximumConnections: 4)
+        @Sendable func pid() async throws -> Int32? {
+            try await database.appendConnection.use { connection in
+                for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: database.logger).decode(Int32.self) {
+                    return pid
+                }
+                return nil
+            } ?? nil
+        }
+        let last: Int32 = try await database.withRunning {
+            let store = try await PostgresEventStore(database: database)
+            _ = try await store.append([.note("a")], to: "s", expectedVersion: .noStream)  // learns the head
+            _ = try await store.append([.note("b")], to: "s", expectedVersion: .exact(1))
+            #expect(store.known.tally.planned == 1)
+            let first = try #require(try await pid())
+            for try await name in try await database.client.query(
+                "SELECT application_name FROM pg_stat_activity WHERE pid = \(first)").decode(String.self) {
+                #expect(name == "waypoint-event-store-appends")
+            }
+            for try await _ in try await database.client.query("SELECT pg_terminate_backend(\(first))").decode(Bool.self) {}
+            // The append that meets the ended connection fails (its outcome unknown to the store, which forgets what it
+            // knew) or, once the close has been noticed, already goes over a new connection; the next one is planned.
+            _ = try? await store.append([.note("c")], to: "s", expectedVersion: .exact(2))
+            let version = try await store.streamVersion("s")
+            _ = try await store.append([.note("d")], to: "s", expectedVersion: .exact(version))
+            _ = try await store.append([.note("e")], to: "s", expectedVersion: .exact(version + 1))
+            #expect(store.known.tally.planned >= 2)
+            let second = try #require(try await pid())
+            #expect(second != first)
+            #expect(try await store.readStream("s").map(\.streamVersion) == Array(1...(version + 2)))
+            return second
+        }
+        // Stopped with the database: the server no longer has it.
+        let checker = try PostgresServiceDatabase(url: try TestBackend.postgresURL, maximumConnections: 1)
+        let gone = try await checker.withRunning {
+            var alive = true
+            for _ in 0..<100 where alive {
+                alive = false
+                for try await count in try await checker.client.query("SELECT count(*) FROM pg_stat_activity WHERE pid = \(last)").decode(Int64.self) {
+                    alive = count > 0
+                }
+                if alive { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            return !alive
+        }
+        #expect(gone, "the append connection was closed when the database stopped")
+        #expect(try await pid() == nil, "a stopped database opens no new append connection")
+        await schema.drop()
+    }
+
     /// `count` store instances over one fresh schema (as several service instances share a database).
     private func withStores(_ count: Int, _ body: @Sendable ([PostgresEventStore]) async throws -> Void) async throws {
         let schema = TestDatabase(.postgres)
@@ -116,7 +169,7 @@ struct PostgresPlannedAppendTests {
         let opened = databases
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for database in opened { group.addTask { await database.client.run() } }
+                for database in opened { group.addTask { try? await database.run() } }
                 defer { group.cancelAll() }
                 var stores: [PostgresEventStore] = []
                 for database in opened { stores.append(try await PostgresEventStore(database: database)) }
