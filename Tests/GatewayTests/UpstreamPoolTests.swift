@@ -247,14 +247,17 @@ struct UpstreamPoolTests {
     func timeouts() async throws {
         let server = try KeepAliveServer { path in
             switch path {
-            // Answers far later than the 300 ms timeout, so that a loaded machine cannot let them arrive first.
+            // Answers far later than the 2 s timeout, so that a loaded machine cannot let them arrive first; and the
+            // timeout is far longer than a prompt answer takes, so that a starved test process (the whole suite beside
+            // it on two cores) does not time out the prompt requests: at 300 ms, `/stalls`' head or the last `/`
+            // timed out under a full run's load.
             case "/silent": .init(delay: .seconds(30))
             case "/stalls": .init(body: String(repeating: "y", count: 200_000), chunkSize: 100_000, chunkDelay: .seconds(30))
             default: .init()
             }
         }
         defer { server.stop() }
-        let connections = Self.connections(server, timeout: .milliseconds(300))
+        let connections = Self.connections(server, timeout: .seconds(2))
         let pool = try #require(connections.all.first)
         let start = ContinuousClock.now
         await #expect(throws: UpstreamClientError.readTimeout) { try await pool.execute(Self.get("/silent", connections)) }
