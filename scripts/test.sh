@@ -100,6 +100,6 @@ fi
 waypoint_log "FAILED stages: ${failed_stages[*]}"
 for name in "${failed_stages[@]}"; do
     waypoint_log "what failed in $name (the whole output: $stage_logs/$name.log):"
-    grep -E '✘|error:|Test Case .* failed|Fatal error|unexpected signal|FAIL' "$stage_logs/$name.log" | head -n 60 >&2 || true
+    grep -E '^✘|: error:|Test Case .* failed|Fatal error|unexpected signal|\*\*\* .*assert' "$stage_logs/$name.log" | head -n 60 >&2 || true
 done
 exit 1
