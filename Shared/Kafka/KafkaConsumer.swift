@@ -153,7 +153,8 @@ public final class KafkaConsumer: Sendable {
     }
 
     /// The longest ``leaveGroup(_:logger:)`` serves the queue before the close goes ahead anyway.
-    static let leaveTimeout: Duration = .seconds(5)
+    /// Well inside ServiceKit's 5 s bound on a cancelled service's stop (`OrderedShutdown`).
+    static let leaveTimeout: Duration = .seconds(2)
 
     /// Leaves the group before the close: unsubscribes, then serves the consumer's queue until the group's revoke has
     /// been applied (the assignment is empty) and a little longer, so that the assignment's own operations (the

@@ -120,9 +120,10 @@ struct UpstreamPoolTests {
     @Test("a waiter that gets no connection within the timeout fails as a timeout (504)")
     func waiterTimesOut() async throws {
         // A download that keeps flowing (a byte every 100 ms, never silent for the 1 s timeout) holds the only connection
-        // for about three seconds.
+        // for about ten seconds: long enough that a starved test process (the whole suite beside it on two cores) still
+        // sends the waiter while it is held — with three seconds, the download once ended first.
         let server = try KeepAliveServer { path in
-            path == "/drip" ? .init(body: String(repeating: "d", count: 30), chunkSize: 1, chunkDelay: .milliseconds(100)) : .init()
+            path == "/drip" ? .init(body: String(repeating: "d", count: 100), chunkSize: 1, chunkDelay: .milliseconds(100)) : .init()
         }
         defer { server.stop() }
         let connections = Self.connections(server, timeout: .seconds(1), maximum: 1)
@@ -131,7 +132,7 @@ struct UpstreamPoolTests {
         #expect(try await eventually(timeout: .seconds(20)) { server.requests == 1 }, "the download holds the connection")
         await #expect(throws: UpstreamClientError.poolTimeout) { try await pool.execute(Self.get("/", connections)) }
         #expect(UpstreamFailure(UpstreamClientError.poolTimeout) == .timedOut)
-        #expect(try await drip == String(repeating: "d", count: 30), "the download itself was not cut")
+        #expect(try await drip == String(repeating: "d", count: 100), "the download itself was not cut")
         #expect(try await pool.execute(Self.get("/", connections)).head.status == .ok)
         #expect(server.accepted == 1)
         await connections.shutdown()
