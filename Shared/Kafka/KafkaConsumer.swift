@@ -122,15 +122,17 @@ public final class KafkaConsumer: Sendable {
 
     /// The partitions currently assigned to this consumer by its group (empty before the first rebalance).
     public func assignment() throws -> [KafkaTopicPartition] {
-        try handle.withLiveHandle("read assignment") { pointer in
-            var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-            let code = rd_kafka_assignment(pointer, &list)
-            defer { list.map(rd_kafka_topic_partition_list_destroy) }
-            guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let list else {
-                throw KafkaError(code: code, operation: "read assignment")
-            }
-            return RDKafkaTopicPartitionList.partitions(in: list)
+        try handle.withLiveHandle("read assignment") { try Self.assignment(of: $0) }
+    }
+
+    private static func assignment(of pointer: OpaquePointer) throws -> [KafkaTopicPartition] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        let code = rd_kafka_assignment(pointer, &list)
+        defer { list.map(rd_kafka_topic_partition_list_destroy) }
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let list else {
+            throw KafkaError(code: code, operation: "read assignment")
         }
+        return RDKafkaTopicPartitionList.partitions(in: list)
     }
 
     /// Commits stored offsets, leaves the group (its partitions move to the other members) and destroys the handle.
@@ -145,7 +147,7 @@ public final class KafkaConsumer: Sendable {
         guard !handle.isDestroyed else { return }
         RDKafkaRebalance.commitStoredOffsets(handle.pointer, operation: "commit offsets on close", logger: logger)
         Self.leaveGroup(handle.pointer, logger: logger)
-        let code = rd_kafka_consumer_close(handle.pointer)  // serves the final revoke, which commits again
+        let code = rd_kafka_consumer_close(handle.pointer)  // the group was left above: only the handle's own shutdown
         if code != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("\(KafkaError(code: code, operation: "leave consumer group \(groupID)"))")
         }
@@ -176,19 +178,11 @@ public final class KafkaConsumer: Sendable {
                 rd_kafka_message_destroy(message)
                 continue
             }
-            settledPolls = assignmentIsEmpty(handle) ? settledPolls + 1 : 0
+            settledPolls = (try? assignment(of: handle).isEmpty) ?? true ? settledPolls + 1 : 0
         }
         if settledPolls < 3 {
             logger.warning("the group's revoke was not applied within \(leaveTimeout); closing anyway")
         }
-    }
-
-    private static func assignmentIsEmpty(_ handle: OpaquePointer) -> Bool {
-        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-        let code = rd_kafka_assignment(handle, &list)
-        defer { list.map(rd_kafka_topic_partition_list_destroy) }
-        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return true }
-        return list.pointee.cnt == 0
     }
 
     private static func pollNow(

@@ -113,15 +113,12 @@ extension PostgresEventStore {
         let statement = PlannedAppend(head: head, newHead: plan.newHead, streams: streams, versions: streams.map { versions[$0]! },
                                       rows: RowColumns(plan.rows))
         // On the store's own connection when it can (no lease from the pool around a one-round-trip append).
-        let answer = try await database.appendConnection.use { connection -> Int64? in
-            for try await outcome in try await connection.execute(statement, logger: database.logger) { return outcome }
-            return nil
+        let rows = if let rows = try await database.appendConnection.use({ try await $0.execute(statement, logger: database.logger) }) {
+            rows
+        } else {
+            try await database.client.execute(statement, logger: database.logger)
         }
-        if let answer {
-            guard let outcome = answer else { throw EventStoreError.incompatibleSchema("es_append_planned returned no row") }
-            return outcome
-        }
-        for try await outcome in try await database.client.execute(statement, logger: database.logger) { return outcome }
+        for try await outcome in rows { return outcome }
         throw EventStoreError.incompatibleSchema("es_append_planned returned no row")
     }
 }

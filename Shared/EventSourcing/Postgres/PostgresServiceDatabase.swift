@@ -79,7 +79,9 @@ public final class PostgresServiceDatabase: Service, Sendable {
 
     /// What a connection URL names: `postgres://user:password@host:port/database[?sslmode=…]`.
     struct Target {
-        var host: String, port: Int, username: String, password: String?, database: String?, sslMode: String
+        enum TLSMode { case disable, prefer, require }
+
+        var host: String, port: Int, username: String, password: String?, database: String?, tls: TLSMode
 
         init(url: String) throws {
             guard let components = URLComponents(string: url),
@@ -92,15 +94,19 @@ public final class PostgresServiceDatabase: Service, Sendable {
             username = components.user?.removingPercentEncoding ?? "postgres"
             password = components.password?.removingPercentEncoding
             self.database = database.isEmpty ? nil : database
-            sslMode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+            tls = switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
+            case "require", "verify-full", "verify-ca": .require
+            case "prefer": .prefer
+            default: .disable
+            }
         }
 
         /// The pool's configuration.
         func clientConfiguration() throws -> PostgresClient.Configuration {
-            let tls: PostgresClient.Configuration.TLS = switch sslMode {
-            case "require", "verify-full", "verify-ca": .require(.makeClientConfiguration())
-            case "prefer": .prefer(.makeClientConfiguration())
-            default: .disable
+            let tls: PostgresClient.Configuration.TLS = switch self.tls {
+            case .require: .require(.makeClientConfiguration())
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .disable: .disable
             }
             return PostgresClient.Configuration(host: host, port: port, username: username, password: password,
                                                 database: database, tls: tls)
@@ -108,10 +114,10 @@ public final class PostgresServiceDatabase: Service, Sendable {
 
         /// A single connection's configuration, with the same TLS mode as the pool's.
         func connectionConfiguration() throws -> PostgresConnection.Configuration {
-            let tls: PostgresConnection.Configuration.TLS = switch sslMode {
-            case "require", "verify-full", "verify-ca": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            default: .disable
+            let tls: PostgresConnection.Configuration.TLS = switch self.tls {
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .disable: .disable
             }
             return PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
                                                     database: database, tls: tls)
