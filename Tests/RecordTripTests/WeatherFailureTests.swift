@@ -30,7 +30,7 @@ import Testing
         case .timedOut(.milliseconds(500))?, .unreachable?: break
         default: Issue.record("expected timedOut or unreachable, got \(String(describing: error))")
         }
-        #expect(took < .seconds(9), "took \(took)")
+        #expect(took < .seconds(19), "took \(took)")  // loose: a starved test process sees timers seconds late
     }
 
     @Test("with a client that does not retry connecting, a refused connection is unreachable at once")
@@ -52,7 +52,7 @@ import Testing
             Issue.record("expected unreachable, got \(String(describing: failure))")
             return
         }
-        #expect(ContinuousClock.now - started < .seconds(9))
+        #expect(ContinuousClock.now - started < .seconds(19))  // a retried connection would run to the 5 s timeout and past it
     }
 
     @Test("a provider behind a proxy that says 503 is an upstream status")
@@ -62,7 +62,7 @@ import Testing
         try await standIn.run { base in
             let (error, took) = await Self.failure(base)
             #expect(error as? WeatherError == .upstreamStatus(503, reason: nil))
-            #expect(took < .seconds(9))
+            #expect(took < .seconds(19))
         }
     }
 
@@ -84,7 +84,7 @@ import Testing
         try await standIn.run { base in
             let (error, took) = await Self.failure(base, timeout: .milliseconds(300))
             #expect(error as? WeatherError == .timedOut(.milliseconds(300)))
-            #expect(took < .seconds(10), "took \(took)")  // the stand-in answers after 20 s; bounds are loose on a busy 2-core host
+            #expect(took < .seconds(19), "took \(took)")  // the stand-in answers after 20 s; bounds are loose on a busy 2-core host
         }
     }
 
@@ -94,7 +94,7 @@ import Testing
         await #expect(throws: WeatherError.timedOut(.milliseconds(200))) {
             try await OpenMeteoWeatherProvider.within(.milliseconds(200)) { try await Task.sleep(for: .seconds(30)) }
         }
-        #expect(ContinuousClock.now - started < .seconds(9))
+        #expect(ContinuousClock.now - started < .seconds(29))  // the body sleeps 30 s
     }
 
     @Test("garbage, a wrong shape, arrays of unequal length and an oversized answer are malformed", arguments: [
@@ -113,7 +113,7 @@ import Testing
                 Issue.record("expected malformedResponse, got \(String(describing: error))")
                 return
             }
-            #expect(took < .seconds(9))
+            #expect(took < .seconds(19))
         }
     }
 

@@ -27,7 +27,12 @@ public enum OrderedShutdown {
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        // No bound on the cancellation that follows: ServiceLifecycle ends a cancellation that overruns its bound with a
+        // `fatalError`, a crash of the process for being slow (seen under a starved test run, where it took the whole
+        // test process down). Whoever runs the service bounds the stop from outside — the launcher's SIGKILL after its
+        // grace period, compose's `stop_grace_period`, Kubernetes' `terminationGracePeriodSeconds` — with the same
+        // outcome for a hung process and none for a slow one.
+        groupConfiguration.maximumCancellationDuration = nil
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
 }
