@@ -7,7 +7,7 @@
 /// ``waitUntil(_:timeout:interval:_:)`` to fail with a message naming what was awaited.
 @discardableResult
 public func eventually(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(20),
     interval: Duration = .milliseconds(20),
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
@@ -23,7 +23,7 @@ public func eventually(
 /// `what` if it does not within `timeout`. `what` reads as the state awaited: "the consumer is live".
 public func waitUntil(
     _ what: String,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(20),
     interval: Duration = .milliseconds(20),
     _ condition: () async throws -> Bool
 ) async throws {
@@ -35,7 +35,7 @@ public func waitUntil(
 /// `try await waitUntil("the list has two reviews", reading: { try await get(uri) }, until: { $0.count == 2 })`.
 public func waitUntil<Value>(
     _ what: String,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(20),
     interval: Duration = .milliseconds(20),
     reading read: () async throws -> Value,
     until done: (Value) throws -> Bool

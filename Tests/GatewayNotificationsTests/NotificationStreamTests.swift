@@ -87,7 +87,7 @@ struct NotificationStreamTests {
             try await NotificationGateway.run(hub: hub) { port in
                 let stream = try await SSEClient.open(port: port, user: .v4())
                 defer { stream.close() }
-                #expect(try await eventually(timeout: .seconds(5)) { stream.received.filter { $0.comment == "keep-alive" }.count >= 3 })
+                #expect(try await eventually(timeout: .seconds(20)) { stream.received.filter { $0.comment == "keep-alive" }.count >= 3 })
                 #expect(stream.notifications.isEmpty)
             }
         }
@@ -101,7 +101,7 @@ struct NotificationStreamTests {
                 let stream = try await SSEClient.open(port: port, user: .v4())
                 #expect(try await eventually(timeout: .seconds(10)) { hub.subscriberCount == 1 })
                 stream.close()
-                #expect(try await eventually(timeout: .seconds(5)) { hub.subscriberCount == 0 })
+                #expect(try await eventually(timeout: .seconds(20)) { hub.subscriberCount == 0 })
             }
         }
     }
@@ -116,7 +116,7 @@ struct NotificationStreamTests {
                 return stream  // still open when the gateway shuts down
             }
             // NotificationGateway.run returned: the shutdown did not wait on the stream, and the client saw it end.
-            #expect(try await eventually(timeout: .seconds(5)) { stream.ended })
+            #expect(try await eventually(timeout: .seconds(20)) { stream.ended })
             #expect(hub.subscriberCount == 0)
         }
     }

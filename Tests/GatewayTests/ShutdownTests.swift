@@ -15,7 +15,7 @@ struct ShutdownTests {
     func drainsInOrder() async throws {
         let ports = AsyncStream.makeStream(of: Int.self)
         let configuration = GatewayConfiguration(
-            service: ServiceConfiguration(serviceName: GatewayService.name, port: 0, drainTimeout: .seconds(15), drainDelay: .seconds(6)),
+            service: ServiceConfiguration(serviceName: GatewayService.name, port: 0, drainTimeout: .seconds(30), drainDelay: .seconds(10)),
             endpoints: ServiceEndpoints(baseURLs: [:]), requiredServices: [])
         let app = try buildGateway(configuration: configuration, metrics: ServiceMetrics(), keySource: StaticKeySource(keys: [:]),
                                    logger: LoopbackServer.quietLogger, onServerRunning: { ports.continuation.yield($0.localAddress!.port!) })
@@ -27,7 +27,7 @@ struct ShutdownTests {
             let url = "http://127.0.0.1:\(port)/health/ready"
             #expect(try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5)).status == .ok)
             await group.triggerGracefulShutdown()
-            let draining = try await eventually(timeout: .seconds(6)) {  // the whole drain delay: a loaded machine may answer late
+            let draining = try await eventually(timeout: .seconds(10)) {  // the whole drain delay: a starved test process may poll seconds late
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
                 let body = String(buffer: try await response.body.collect(upTo: 1 << 16))
                 return response.status == .serviceUnavailable && body.contains("draining")

@@ -103,7 +103,7 @@ struct UpstreamPoolTests {
                 group.addTask { try await Self.text(try await pool.execute(Self.get("/\(index)", connections))) }
             }
             group.addTask {
-                if try await eventually(timeout: .seconds(3), { let statistics = await pool.statistics()
+                if try await eventually(timeout: .seconds(20), { let statistics = await pool.statistics()
                     return statistics.waiting > 0 && statistics.open == 3 }) { sawWaiters.add() }
                 return "slow"
             }

@@ -102,7 +102,7 @@ struct ServiceStorageConsumingTests {
                     try await producer.store.append(NewEvent(eventType: "NoteAdded", payload: Data("[1]".utf8)), to: "note-poison",
                                                     expectedVersion: .any)
                     try await appendNotes(producer.store, count: 1, from: 99)
-                    #expect(try await eventually(timeout: .seconds(5)) {
+                    #expect(try await eventually(timeout: .seconds(20)) {
                         if case .failed = consumer.status { return true }
                         return false
                     })

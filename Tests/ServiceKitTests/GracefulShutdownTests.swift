@@ -46,7 +46,7 @@ struct GracefulShutdownTests {
         let database = Probe(name: "database", timeline: timeline) {}
         let (ports, portReported) = AsyncStream.makeStream(of: Int.self)
         let app = try TestApplication.make(
-            configuration: .test(drainDelay: .seconds(3)),  // generous: the suite runs beside heavy tests
+            configuration: .test(drainDelay: .seconds(10)),  // generous: the suite runs beside heavy tests that starve it for seconds
             readiness: readiness,
             clients: [database],
             background: [consumer],

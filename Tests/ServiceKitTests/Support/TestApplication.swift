@@ -20,7 +20,7 @@ extension ServiceConfiguration {
             maxBodyBytes: maxBodyBytes,
             internalToken: internalToken,
             logLevel: .critical,
-            drainTimeout: .seconds(10),
+            drainTimeout: .seconds(30),
             drainDelay: drainDelay
         )
     }
