@@ -100,14 +100,12 @@ struct TripAnalysisQueueTests {
             let id = try await App.create(client, token: token)
             let uri = "/v1/trips/\(id)"
             _ = try await client.sendJSON(.post, "\(uri)/samples", json: App.chunk(0, first: 0, fixes: 10), token: token)
-            let started = ContinuousClock.now
             let accepted = try await client.sendJSON(.post, "\(uri)/finish", token: token)
             #expect(accepted.status == 202 && accepted.json["status"] as? String == "analysing")
             #expect(accepted.headers[.location] == uri && accepted.headers[.retryAfter] != nil)
             let finished = try await client.waitForJSON(uri, token: token, timeout: .seconds(30)) { $0["status"] as? String == "finished" }
-            let took = ContinuousClock.now - started
+            // The weather wait ended at its limit: had it waited for the provider's answer (20 s), the weather would be there.
             #expect(finished["weather"] == nil, "the provider answered too late")
-            #expect(took < .seconds(19), "took \(took): the weather wait ends at its limit, not when the provider answers (20 s)")
         }
     }
 }

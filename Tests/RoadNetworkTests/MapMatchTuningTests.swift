@@ -39,6 +39,14 @@ struct MapMatchTuningTests {
             (none.courseCostCap, none.speedBoundMargin, none.outlierCost) = (0, .infinity, .infinity)
             return result + [("no course", noCourse), ("no speed bound", noSpeed), ("no outlier skip", noOutlier), ("none (before)", none)]
         }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "ends" {
+            for fixes in [0, 5, 10, 25] {
+                var rules = base
+                rules.endFixes = fixes
+                result.append(("end fixes \(fixes)", rules))
+            }
+            return result
+        }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "kappa" {
             for kappa in [0.3, 0.2, 0.1] {
                 var rules = MapMatchRules()

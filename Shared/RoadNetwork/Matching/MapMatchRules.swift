@@ -82,6 +82,11 @@ public struct MapMatchRules: Sendable, Hashable {
     /// fix in 90 beyond a 3σ radius, 5 forbids about 1 genuine second outlier in 18 (`docs/road-network.md`).
     public var outlierSpacing = 5
 
+    /// Fixes read at each end of a piece to place its start and end (``MatchAssembly``'s end refinement: the mean of
+    /// their places less the metres ridden since, instead of the first or last fix's projection alone); `0` leaves the
+    /// ends where the first and last matched fix project.
+    public var endFixes = 15
+
     /// The defaults above.
     public init() {}
 

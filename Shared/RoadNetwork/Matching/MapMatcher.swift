@@ -24,7 +24,8 @@ public struct MatchObservation: Sendable, Hashable {
 /// fixes or a jump the network cannot explain splits the ride; nothing is invented across the split).
 public struct MapMatchResult: Sendable, Hashable {
     /// A continuous matched stretch: its OSM node sequence (DESIGN: the identity of a street piece is OSM's) and its
-    /// geometry, from the first matched fix's position to the last one's.
+    /// geometry, from where the fixes around its start put the rider at its first fix to where those around its end
+    /// put them at its last (``MapMatchRules/endFixes``).
     public struct Piece: Sendable, Hashable {
         public var osmNodes: [Int64]
         public var geometry: [Coordinate2D]

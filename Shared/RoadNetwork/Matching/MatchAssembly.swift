@@ -5,7 +5,7 @@ struct MatchAssembly {
     let fixes: [MatchObservation]
     let transitions: MatchTransitions
 
-    private var graph: RoadGraph { transitions.graph }
+    var graph: RoadGraph { transitions.graph }
 
     /// The result for `path`.
     func result(_ path: MatchViterbi.Path) -> MapMatchResult {
@@ -15,15 +15,24 @@ struct MatchAssembly {
         var travels: [[MatchedTravel]] = []
         var offsets = [Double](repeating: 0, count: lattice.stepCount)
         for steps in path.pieces {
-            let piece = stretches(steps, chosen: path.chosen, offsets: &offsets)
+            let (piece, shift) = refinedEnds(stretches(steps, chosen: path.chosen, offsets: &offsets), steps: steps, chosen: path.chosen,
+                                             offsets: offsets)
+            let length = piece.reduce(0) { $0 + $1.length }
             var nodes: [Int64] = [], geometry: [Coordinate2D] = []
             for travel in piece { graph.append(travel, nodes: &nodes, geometry: &geometry) }
             for step in steps where path.chosen[step] >= 0 {
+                offsets[step] -= shift
                 let state = lattice.states[path.chosen[step]]
-                fixMatches[lattice.observations[step]] = .init(state: .matched, position: Coordinate2D(latitude: state.latitude, longitude: state.longitude),
-                                                               distance: state.distance, piece: pieces.count)
+                var position = Coordinate2D(latitude: state.latitude, longitude: state.longitude), distance = state.distance
+                if offsets[step] < 0 || offsets[step] > length {
+                    // Before the refined start or past the refined end: placed at that end of the route.
+                    position = point(at: offsets[step], along: piece)
+                    let fix = fixes[lattice.observations[step]]
+                    distance = RoadGraphBuilder.distance((fix.latitude, fix.longitude), (position.latitude, position.longitude))
+                }
+                fixMatches[lattice.observations[step]] = .init(state: .matched, position: position, distance: distance, piece: pieces.count)
             }
-            pieces.append(.init(osmNodes: nodes, geometry: geometry, length: piece.reduce(0) { $0 + $1.length },
+            pieces.append(.init(osmNodes: nodes, geometry: geometry, length: length,
                                 firstObservation: lattice.observations[steps.lowerBound], lastObservation: lattice.observations[steps.upperBound]))
             travels.append(piece)
         }
