@@ -94,7 +94,8 @@ struct TripAnalysisQueueTests {
 
     @Test("a finish whose wait times out against a slow analysis: 202 with Location and Retry-After, then finished by the weather timeout")
     func waitTimesOut() async throws {
-        // The analysis waits for the weather for the harness's 500 ms timeout; the finish waits 100 ms: it cannot end in time.
+        // The analysis waits for the weather for the harness's 5 s timeout (long, so a starved test process does not time out
+        // the providers that answer at once); the finish waits 100 ms: it cannot end in time.
         try await App.with(weather: SlowWeather(delay: .seconds(20)), finishWait: .milliseconds(100)) { client, h in
             let token = try await App.token(UUID.v4())
             let id = try await App.create(client, token: token)

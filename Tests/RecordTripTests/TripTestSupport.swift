@@ -100,7 +100,7 @@ enum TripApp {
             let configuration = RecordTripConfiguration(
                 service: ServiceConfiguration(serviceName: "record-trip", port: 0, internalToken: AuthFeedStub.token, logLevel: .warning),
                 runtime: try backend.runtime("record-trip", in: directory),
-                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .milliseconds(500),
+                endpoints: ServiceEndpoints(baseURLs: ["auth": auth.url]), extracts: [], weatherTimeout: .seconds(5),
                 // Tests read the analysed trip from the finish itself, on a loaded machine too (30 s by default); 202 is
                 // tested with Prefer, and with a short wait against a slow analysis.
                 finishWait: finishWait)
