@@ -32,14 +32,10 @@ final class OSMInputFile {
     /// Up to `count` bytes appended to `buffer`; 0 at the end of the file.
     @discardableResult
     func read(appendingTo buffer: inout [UInt8], count: Int) throws(OSMReadError) -> Int {
-        let start = buffer.count
-        buffer.reserveCapacity(start + count)
-        var received = 0
-        buffer.append(contentsOf: repeatElement(0, count: count))
-        let result: Int = buffer.withUnsafeMutableBytes { bytes in
+        let result = buffer.appendBytes(upTo: count) { room in
             var total = 0
-            while total < count {
-                let n = Glibc.read(descriptor, bytes.baseAddress! + start + total, count - total)
+            while total < room.count {
+                let n = Glibc.read(descriptor, room.baseAddress! + total, room.count - total)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return -1
@@ -50,13 +46,10 @@ final class OSMInputFile {
             return total
         }
         guard result >= 0 else {
-            buffer.removeLast(count)
             throw OSMReadError(file: path, offset: offset, reason: .unreadable(String(cString: strerror(errno))))
         }
-        received = result
-        buffer.removeLast(count - received)
-        offset += Int64(received)
-        return received
+        offset += Int64(result)
+        return result
     }
 
     /// Exactly `count` bytes, or a ``OSMReadError/Reason/truncated(_:)`` error describing `what` was cut off.
@@ -141,23 +134,19 @@ final class Inflater {
     func inflate(_ input: ArraySlice<UInt8>, appendingTo output: inout [UInt8], limit: Int,
                  fileOffset: Int64) throws(OSMReadError) -> (consumed: Int, produced: Int) {
         guard !input.isEmpty else { return (0, 0) }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: limit))
         var status: Int32 = Z_OK
         var consumed = 0
-        var produced = 0
-        input.withUnsafeBufferPointer { inputBytes in
-            output.withUnsafeMutableBufferPointer { outputBytes in
+        let produced = input.withUnsafeBufferPointer { inputBytes in
+            output.appendBytes(upTo: limit) { room in
                 stream.next_in = UnsafeMutablePointer(mutating: inputBytes.baseAddress)
                 stream.avail_in = uInt(inputBytes.count)
-                stream.next_out = outputBytes.baseAddress! + start
-                stream.avail_out = uInt(limit)
+                stream.next_out = room.baseAddress!
+                stream.avail_out = uInt(room.count)
                 status = CZlib.inflate(&stream, Z_NO_FLUSH)
                 consumed = inputBytes.count - Int(stream.avail_in)
-                produced = limit - Int(stream.avail_out)
+                return room.count - Int(stream.avail_out)
             }
         }
-        output.removeLast(limit - produced)
         switch status {
         case Z_OK, Z_BUF_ERROR:
             isBetweenMembers = false
@@ -196,5 +185,19 @@ final class Inflater {
                                reason: .malformed("a zlib blob inflated to \(output.count) bytes, its raw_size says \(expectedSize)"))
         }
         return output
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Lets `fill` write up to `count` bytes into scratch room and appends the first `n` it reports (`n` ≤ `count`; a
+    /// negative `n` appends nothing and is returned as it is, for the caller's error). One copy of what was written —
+    /// not `count` zeros appended and cut back, which a debug build does a byte at a time (seconds per extract).
+    mutating func appendBytes(upTo count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Int) -> Int {
+        guard count > 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { room in
+            let n = Swift.min(fill(room), count)
+            if n > 0 { append(contentsOf: UnsafeBufferPointer(rebasing: room[..<n])) }
+            return n
+        }
     }
 }
