@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import Testing
-import TourManagement
+@testable import TourManagement
 
 @Suite("tour-management: destination index over the real gazetteer")
 struct DestinationIndexTests {
@@ -12,6 +12,20 @@ struct DestinationIndexTests {
     }()
 
     var index: DestinationIndex { Self.loaded.index }
+
+    @Test("keys are ordered by memcmp exactly as lexicographicallyPrecedes and == order them (prefixes, empty keys, bytes ≥ 0x80)")
+    func byteOrder() {
+        var random = SystemRandomNumberGenerator()
+        let pool: [UInt8] = [0x00, 0x41, 0x61, 0x7A, 0x80, 0xC3, 0xFF]
+        for _ in 0..<5_000 {
+            let a = (0..<Int.random(in: 0...4, using: &random)).map { _ in pool.randomElement(using: &random)! }
+            let b = Bool.random(using: &random) ? Array(a.prefix(Int.random(in: 0...a.count, using: &random)))
+                : (0..<Int.random(in: 0...4, using: &random)).map { _ in pool.randomElement(using: &random)! }
+            let expected = a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
+            let order = DestinationIndex.compareBytes(a, b)
+            #expect((order < 0 ? -1 : (order == 0 ? 0 : 1)) == expected, "\(a) vs \(b)")
+        }
+    }
 
     @Test("the import reads all 209,579 cities; the 4 nameless ones are skipped")
     func importCounts() {
