@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ServiceKit
 import ServiceLifecycle
 
 /// Runs a service on 127.0.0.1 with an ephemeral port for the duration of `body`.
@@ -17,7 +18,7 @@ public enum LoopbackServer {
     ) async throws -> T {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let service = try makeService { port in continuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: beside + [service], logger: quietLogger))
+        let group = ServiceGroup(configuration: .init(services: (beside + [service]).map { ServiceGroupConfiguration.ServiceConfiguration.named($0) }, logger: quietLogger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()

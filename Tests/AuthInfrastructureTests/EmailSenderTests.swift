@@ -192,7 +192,7 @@ struct SMTPEmailSenderTests {
 
     @Test("a server that never greets is cut off by the timeout")
     func timeout() async throws {
-        try await MailSMTPServer.with(mode: "silent") { server in
+        _ = try await MailSMTPServer.with(mode: "silent") { server in
             // The error names the 0.5 s timeout, so the 10 s default did not end it (no wall-clock bound: test machines
             // starve a process for seconds).
             await #expect(throws: EmailError.connection("no answer within 0.5 seconds")) {

@@ -18,12 +18,10 @@ public enum OrderedShutdown {
         logger: Logger
     ) async throws {
         let orderly = ServiceGroupConfiguration.ServiceConfiguration.TerminationBehavior.gracefullyShutdownGroup
-        var services = (clients + background).map {
-            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: orderly, failureTerminationBehavior: orderly)
-        }
-        services.append(.init(service: http, successTerminationBehavior: orderly, failureTerminationBehavior: orderly))
+        var services = (clients + background).map { ServiceGroupConfiguration.ServiceConfiguration.named($0, success: orderly, failure: orderly) }
+        services.append(.named(http, success: orderly, failure: orderly))
         let gate = ReadinessDrainGate(readiness: readiness, delay: configuration.drainDelay, logger: logger)
-        services.append(.init(service: gate, successTerminationBehavior: .ignore, failureTerminationBehavior: orderly))
+        services.append(.named(gate, success: .ignore, failure: orderly))
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfiguration.maximumGracefulShutdownDuration = configuration.drainTimeout
@@ -34,5 +32,16 @@ public enum OrderedShutdown {
         // outcome for a hung process and none for a slow one.
         groupConfiguration.maximumCancellationDuration = nil
         try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}
+
+extension ServiceGroupConfiguration.ServiceConfiguration {
+    /// An entry of a service group named by the service's type. ServiceLifecycle's default name is `"\(service)"`,
+    /// made eagerly when the entry is: a reflection dump of the whole value — an HTTP application's router and
+    /// configuration, a service's stores — at every start, though only log lines use it.
+    public static func named(_ service: any Service, success: TerminationBehavior = .cancelGroup,
+                             failure: TerminationBehavior = .cancelGroup) -> Self {
+        .init(service: service, successTerminationBehavior: success, failureTerminationBehavior: failure,
+              serviceName: String(describing: type(of: service)))
     }
 }
