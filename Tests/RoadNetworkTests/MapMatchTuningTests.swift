@@ -47,6 +47,11 @@ struct MapMatchTuningTests {
             }
             return result
         }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "prior" {
+            var none = MapMatchRules()
+            (none.preferenceExponent, none.minorWayFactor) = (0, 1)
+            return result + [("no preference (κ 0, minor ×1)", none)]
+        }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "kappa" {
             for kappa in [0.3, 0.2, 0.1] {
                 var rules = MapMatchRules()
@@ -108,10 +113,14 @@ struct MapMatchTuningTests {
         let velocityNoise: Double? = environment["WAYPOINT_MATCH_VELOCITY_NOISE"] == "none"
             ? nil : Double(environment["WAYPOINT_MATCH_VELOCITY_NOISE"] ?? "") ?? 0.5
         let count = Int(environment["WAYPOINT_MATCH_RIDES"] ?? "") ?? 8
+        // `WAYPOINT_MATCH_TRUTH=shortest`: rides along the shortest routes by length, not the bike profile's preferred
+        // ones (which share the matcher's preference prior, docs/road-network.md, "The prior").
+        let truthWeights = environment["WAYPOINT_MATCH_TRUTH"] == "shortest" ? RoadWeights(matchingCostsOf: router.graph, exponent: 0) : nil
         let sigmas = (environment["WAYPOINT_MATCH_SIGMAS"] ?? "10,20").split(separator: ",").compactMap { Double($0) }
         for sigma in sigmas {
             let rides = RideSimulator(router: router).rides(count: count, length: 1_500...3_000,
-                                                            settings: .init(noiseSigma: sigma, velocityNoise: velocityNoise), seed: seed)
+                                                            settings: .init(noiseSigma: sigma, velocityNoise: velocityNoise), seed: seed,
+                                                            weights: truthWeights)
             for (name, rules) in Self.settings() {
                 let matcher = MapMatcher(router: router, rules: rules)
                 var added = 0.0, missed = 0.0
@@ -125,7 +134,7 @@ struct MapMatchTuningTests {
                 }
                 let count = Double(max(rmfs.count, 1))
                 let mean = rmfs.reduce(0, +) / count
-                print("TUNING seed \(seed) σ \(sigma) v \(velocityNoise.map { "\($0)" } ?? "none") \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
+                print("TUNING seed \(seed)\(truthWeights == nil ? "" : " shortest") σ \(sigma) v \(velocityNoise.map { "\($0)" } ?? "none") \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
                       rmfs.map { String(format: "%.2f", $0) }.joined(separator: " "))
             }
         }

@@ -1,14 +1,17 @@
 extension RideSimulator {
     /// Up to `count` rides between random vertices whose best route is `length` metres long (at most 100 draws a
-    /// ride), each ridden with `settings`; the same seed draws the same rides.
-    public func rides(count: Int, length: ClosedRange<Double>, settings: Settings = Settings(), seed: UInt64) -> [Ride] {
+    /// ride), each ridden with `settings`; the same seed draws the same rides. `weights` chooses the routes ridden
+    /// (default: the router's, i.e. the bike profile's preferences — which the matcher's preference cost shares;
+    /// plain lengths give riders who take the shortest way instead).
+    public func rides(count: Int, length: ClosedRange<Double>, settings: Settings = Settings(), seed: UInt64,
+                      weights: RoadWeights? = nil) -> [Ride] {
         let graph = router.graph
         guard graph.vertexCount > 1, count > 0 else { return [] }
         var random = SplitMixRandom(seed: seed)
         var rides: [Ride] = []
         for _ in 0..<(100 * count) where rides.count < count {
             let a = Int.random(in: 0..<graph.vertexCount, using: &random), b = Int.random(in: 0..<graph.vertexCount, using: &random)
-            guard let route = router.route(fromVertex: a, toVertex: b), length.contains(route.distance) else { continue }
+            guard let route = router.route(fromVertex: a, toVertex: b, weights: weights), length.contains(route.distance) else { continue }
             rides.append(ride(along: route, settings: settings, seed: random.next()))
         }
         return rides
