@@ -154,8 +154,8 @@ public final class KafkaConsumer: Sendable {
         handle.destroy()
     }
 
-    /// The longest ``leaveGroup(_:logger:)`` serves the queue before the close goes ahead anyway.
-    /// Well inside ServiceKit's 5 s bound on a cancelled service's stop (`OrderedShutdown`).
+    /// The longest ``leaveGroup(_:logger:)`` serves the queue before the close goes ahead anyway: well inside the
+    /// grace a supervisor gives a stopping service before SIGKILL (the launcher's, compose's `stop_grace_period`).
     static let leaveTimeout: Duration = .seconds(2)
 
     /// Leaves the group before the close: unsubscribes, then serves the consumer's queue until the group's revoke has

@@ -62,7 +62,7 @@ extension MatchAssembly {
         var places: [(time: Double, offset: Double, speed: Double?)] = []
         var number = anchor
         while number >= 0, number < fixes.count, places.count < transitions.rules.endFixes {
-            let fix = fixes[number]
+            let fix = fixes[number], isAnchor = number == anchor
             number += forwards ? 1 : -1
             guard MatchLattice.isValid(fix) else { continue }
             let elapsed = forwards ? fix.time - anchorTime : anchorTime - fix.time
@@ -72,13 +72,13 @@ extension MatchAssembly {
             guard let (offset, distance) = project(fix, on: line, within: forwards ? (-Double.infinity)...limit : limit...Double.infinity),
                   distance <= 3 * sigma else {
                 // The ridden metres are counted from the anchor's own place: without it, no estimate.
-                if number - (forwards ? 1 : -1) == anchor { return nil }
+                if isAnchor { return nil }
                 continue
             }
             let speed = fix.speed.flatMap { $0.isFinite && $0 >= 0 ? ($0 < Self.standingSpeed ? 0 : $0) : nil }
             places.append((fix.time, offset, speed))
         }
-        guard places.count >= 3, places[0].time == anchorTime else { return nil }
+        guard places.count >= 3 else { return nil }
         if places.allSatisfy({ $0.speed != nil }) {
             // Each place less the metres ridden between the anchor and it (trapezoids of the reported speeds).
             var ridden = 0.0, sum = places[0].offset
@@ -123,10 +123,10 @@ extension MatchAssembly {
     }
 
     /// The nearest point to `fix` on the polyline's segments that lie within `range` (metres along the piece): its
-    /// offset and its distance from the fix; `nil` when no segment does. Measured in a plane tangent at the fix.
+    /// offset and its distance from the fix; `nil` when no segment does. Measured in snapping's local plane at the fix.
     func project(_ fix: MatchObservation, on line: [PolylinePoint], within range: ClosedRange<Double>) -> (offset: Double, distance: Double)? {
-        let metresPerDegree = 6_371_008.8 * Double.pi / 180
-        let xScale = metresPerDegree * cos(fix.latitude * .pi / 180)
+        let frame = SnapFrame(latitude: fix.latitude, longitude: fix.longitude)
+        let (xScale, metresPerDegree) = (frame.scaleLongitude, frame.scaleLatitude)
         var best: (offset: Double, distance: Double)?
         for k in line.indices.dropLast() where line[k + 1].offset >= range.lowerBound && line[k].offset <= range.upperBound {
             let a = line[k], b = line[k + 1]
