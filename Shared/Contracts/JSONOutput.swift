@@ -94,6 +94,14 @@ public struct JSONOutput {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Starts a member whose name is only known at run time (a dictionary's key): escaped as any string.
+    public mutating func key(_ name: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        value(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     // MARK: Values
 
     public mutating func value(_ value: Double) {
@@ -275,6 +283,24 @@ public struct JSONOutput {
         guard let value else { return }
         key(name)
         value.write(to: &self)
+    }
+
+    /// `"name":[…]` of values that write themselves.
+    public mutating func member(_ name: StaticString, _ values: [some JSONWritable]) {
+        key(name)
+        array(of: values) { output, value in value.write(to: &output) }
+    }
+
+    /// `"name":{…}` of a `[String: …]` dictionary, its members in ascending order of their keys' UTF-8 bytes (a
+    /// dictionary has no order of its own; `JSONEncoder` writes hash order, which changes from process to process).
+    public mutating func member(_ name: StaticString, _ dictionary: [String: some JSONScalar]) {
+        key(name)
+        object { output in
+            for (key, value) in dictionary.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                output.key(key)
+                value.write(to: &output)
+            }
+        }
     }
 
     /// Whether two JSON texts say the same: equal after both are parsed and written again with sorted keys (the

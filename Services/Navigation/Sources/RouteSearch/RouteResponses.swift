@@ -45,7 +45,7 @@ enum RouteGeometry: Encodable, Sendable {
 /// `GET /v1/routes`: OSRM's route service response (`code`, `routes` → `legs` → `steps` → `maneuver`, `waypoints`), with
 /// Waypoint's additions on each route: `score` and its breakdown, the approved `paths` and open `obstacles` along it.
 /// Snake-case keys where OSRM has them (`bearing_before`, `weight_name`, `driving_side`), camelCase for additions.
-struct RouteSearchResponse: ResponseEncodable, Sendable {
+struct RouteSearchResponse: Encodable, Sendable {
     var code = "Ok"
     var routes: [RouteResponse]
     var waypoints: [WaypointResponse]
