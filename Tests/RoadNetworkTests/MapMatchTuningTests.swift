@@ -52,6 +52,14 @@ struct MapMatchTuningTests {
             (none.preferenceExponent, none.minorWayFactor) = (0, 1)
             return result + [("no preference (κ 0, minor ×1)", none)]
         }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "interpolation" {
+            for sigmas in [2.0, 3.0, 5.0] {
+                var rules = base
+                rules.interpolationSigmas = sigmas
+                result.append(("interpolation \(sigmas)σ", rules))
+            }
+            return result
+        }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "kappa" {
             for kappa in [0.3, 0.2, 0.1] {
                 var rules = MapMatchRules()
@@ -103,6 +111,10 @@ struct MapMatchTuningTests {
         return result
     }
 
+    /// The tolerance of the geometric measure beside the RMF (``RouteMismatch/beyond(tolerance:truth:matched:)``;
+    /// `WAYPOINT_MATCH_BUFFER`, metres; 10 by default).
+    static let bufferTolerance = Double(ProcessInfo.processInfo.environment["WAYPOINT_MATCH_BUFFER"] ?? "") ?? 10
+
     @Test("mean RMF per setting at σ 10 and 20 m", .enabled(if: enabled))
     func sweep() throws {
         let router = try #require(RouteFixtures.kremsRouter)
@@ -123,9 +135,12 @@ struct MapMatchTuningTests {
                                                             weights: truthWeights)
             for (name, rules) in Self.settings() {
                 let matcher = MapMatcher(router: router, rules: rules)
-                var added = 0.0, missed = 0.0
+                var added = 0.0, missed = 0.0, buffered = 0.0
                 let rmfs = rides.map { ride in
-                    let matched = matcher.match(ride.observations).pieces.map(\.osmNodes)
+                    let result = matcher.match(ride.observations)
+                    let matched = result.pieces.map(\.osmNodes)
+                    buffered += RouteMismatch.beyond(tolerance: Self.bufferTolerance, truth: ride.route.geometry,
+                                                     matched: result.pieces.map { $0.geometry.map { RoadPoint(latitude: $0.latitude, longitude: $0.longitude) } })
                     let truth = RouteMismatch.pairs([ride.truth]), found = RouteMismatch.pairs(matched)
                     let total = truth.reduce(0) { $0 + (router.segmentLength($1) ?? 0) }
                     added += found.subtracting(truth).reduce(0) { $0 + (router.segmentLength($1) ?? 0) } / max(total, 1)
@@ -134,9 +149,95 @@ struct MapMatchTuningTests {
                 }
                 let count = Double(max(rmfs.count, 1))
                 let mean = rmfs.reduce(0, +) / count
-                print("TUNING seed \(seed)\(truthWeights == nil ? "" : " shortest") σ \(sigma) v \(velocityNoise.map { "\($0)" } ?? "none") \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides",
+                print("TUNING seed \(seed)\(truthWeights == nil ? "" : " shortest") σ \(sigma) v \(velocityNoise.map { "\($0)" } ?? "none") \(name): RMF \(String(format: "%.3f", mean)) (added \(String(format: "%.3f", added / count)), missed \(String(format: "%.3f", missed / count))) on \(rmfs.count) rides; beyond \(Int(Self.bufferTolerance)) m \(String(format: "%.3f", buffered / count))",
                       rmfs.map { String(format: "%.2f", $0) }.joined(separator: " "))
             }
+        }
+    }
+}
+
+/// One ride of a sweep looked at closely (`WAYPOINT_MATCH_RIDE=k` with the sweep's seed, σ and truth): the stretches
+/// the matcher added and missed, with their ways and the fixes beside them. A debugging aid, off by default.
+@Suite("Map matching: one ride in detail (WAYPOINT_MATCH_RIDE)")
+struct MapMatchRideDetailTests {
+    @Test("added and missed stretches of one ride", .enabled(if: ProcessInfo.processInfo.environment["WAYPOINT_MATCH_RIDE"] != nil))
+    func detail() throws {
+        let router = try #require(RouteFixtures.kremsRouter)
+        let environment = ProcessInfo.processInfo.environment
+        let seed = UInt64(environment["WAYPOINT_MATCH_SEED"] ?? "") ?? 7_301
+        let index = Int(environment["WAYPOINT_MATCH_RIDE"] ?? "") ?? 0
+        let sigma = Double((environment["WAYPOINT_MATCH_SIGMAS"] ?? "10").split(separator: ",").first ?? "10") ?? 10
+        let truthWeights = environment["WAYPOINT_MATCH_TRUTH"] == "shortest" ? RoadWeights(matchingCostsOf: router.graph, exponent: 0) : nil
+        let rides = RideSimulator(router: router).rides(count: index + 1, length: 1_500...3_000,
+                                                        settings: .init(noiseSigma: sigma, velocityNoise: 0.5), seed: seed, weights: truthWeights)
+        let ride = rides[index]
+        var rules = MapMatchRules()
+        if environment["WAYPOINT_MATCH_PRIOR"] == "off" { (rules.preferenceExponent, rules.minorWayFactor) = (0, 1) }
+        let result = MapMatcher(router: router, rules: rules).match(ride.observations)
+        let graph = router.graph
+        func edge(ofPoint point: Int) -> Int {
+            var (low, high) = (0, graph.edgeCount - 1)
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if Int(graph.edgeShapeStarts[middle]) <= point { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        func describe(_ pair: CostOverlay.NodePair) -> String {
+            guard let point = router.locator.segments(pair).first?.point else { return "?" }
+            let way = graph.ways[Int(graph.edgeWays[edge(ofPoint: point)])]
+            return "\(way.name ?? "-")/\(way.use.wayClass)/\(way.use.mode)/pref \(way.use.preference)\(way.use.inCycleNetwork ? "/network" : "")"
+        }
+        let truth = RouteMismatch.pairs([ride.truth]), found = RouteMismatch.pairs(result.pieces.map(\.osmNodes))
+        print("RIDE seed \(seed) #\(index) σ \(sigma): \(ride.observations.count) fixes, truth \(Int(ride.route.distance)) m, RMF",
+              String(format: "%.3f", router.routeMismatch(truth: [ride.truth], matched: result.pieces.map(\.osmNodes))),
+              "pieces", result.pieces.map { "\($0.firstObservation)…\($0.lastObservation) \(Int($0.length)) m" })
+        // Runs along each sequence of pairs that are in one set and not the other.
+        func runs(_ sequence: [Int64], missing from: Set<CostOverlay.NodePair>, label: String) {
+            var run: [CostOverlay.NodePair] = []
+            func flush() {
+                guard !run.isEmpty else { return }
+                let metres = run.reduce(0) { $0 + (router.segmentLength($1) ?? 0) }
+                let names = run.map(describe).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+                // How far the run lies from the other side's line: the mean over its shape points of the nearest
+                // distance to the matched pieces' (or the truth's) geometry, point to segment in a local plane.
+                let other: [[RoadPoint]] = label == "missed" ? result.pieces.map { $0.geometry.map { RoadPoint(latitude: $0.latitude, longitude: $0.longitude) } } : [ride.route.geometry]
+                var apart: [Double] = []
+                for pair in run {
+                    guard let point = router.locator.segments(pair).first?.point else { continue }
+                    let (lat, lng) = (graph.shapeLatitudes[point], graph.shapeLongitudes[point])
+                    let scale = 111_195.0, scaleX = scale * cos(lat * .pi / 180)
+                    var best = Double.infinity
+                    for line in other where line.count > 1 {
+                        for k in 1..<line.count {
+                            let ax = (line[k - 1].longitude - lng) * scaleX, ay = (line[k - 1].latitude - lat) * scale
+                            let bx = (line[k].longitude - lng) * scaleX, by = (line[k].latitude - lat) * scale
+                            let dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy
+                            let t = l2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / l2)) : 0
+                            best = min(best, ((ax + t * dx) * (ax + t * dx) + (ay + t * dy) * (ay + t * dy)).squareRoot())
+                        }
+                    }
+                    apart.append(best)
+                }
+                let sorted = apart.sorted()
+                print("RIDE \(label) \(Int(metres)) m from node \(run[0].from), apart median \(sorted.isEmpty ? -1 : Int(sorted[sorted.count / 2])) m max \(Int(sorted.last ?? -1)) m: \(names.joined(separator: " → "))")
+                run = []
+            }
+            for k in 1..<max(sequence.count, 1) where sequence[k - 1] != sequence[k] {
+                let pair = CostOverlay.NodePair(from: sequence[k - 1], to: sequence[k])
+                if from.contains(pair) { flush() } else { run.append(pair) }
+            }
+            flush()
+        }
+        if environment["WAYPOINT_MATCH_NODES"] != nil {
+            print("RIDE truth nodes", ride.truth.map(String.init).joined(separator: " "))
+            for piece in result.pieces { print("RIDE piece nodes", piece.osmNodes.map(String.init).joined(separator: " ")) }
+        }
+        runs(ride.truth, missing: found, label: "missed")
+        for piece in result.pieces { runs(piece.osmNodes, missing: truth, label: "added") }
+        for (k, fix) in result.fixes.enumerated() {
+            print("RIDE fix \(k) t \(Int(ride.observations[k].time)) \(fix.state) d \(fix.distance.map { String(format: "%.1f", $0) } ?? "-") piece \(fix.piece.map(String.init) ?? "-")",
+                  String(format: "%.6f,%.6f", ride.observations[k].latitude, ride.observations[k].longitude))
         }
     }
 }

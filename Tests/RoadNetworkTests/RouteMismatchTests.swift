@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RoadNetwork
 
@@ -32,6 +33,31 @@ struct RouteMismatchTests {
     func piecesAndRepeats() {
         #expect(RouteMismatch.fraction(truth: [[1, 2, 3, 4, 5]], matched: [[1, 2, 3], [4, 5]], length: Self.length) == 0.25)
         #expect(RouteMismatch.fraction(truth: [[1, 2, 3, 2, 3]], matched: [[1, 2, 3]], length: Self.length) == 1.0 / 3)
+    }
+
+    /// A point `north` and `east` metres from (48.4, 15.6).
+    static func point(north: Double, east: Double) -> RoadPoint {
+        let metresPerDegree = 6_371_008.8 * Double.pi / 180
+        return RoadPoint(latitude: 48.4 + north / metresPerDegree, longitude: 15.6 + east / (metresPerDegree * cos(48.4 * .pi / 180)))
+    }
+
+    @Test("beyond a tolerance: a parallel way 5 m off counts nothing at 10 m and all of both lines at 3 m; a detour counts what leaves the buffer")
+    func geometric() {
+        let truth = [Self.point(north: 0, east: 0), Self.point(north: 0, east: 400)]
+        let parallel = [Self.point(north: 5, east: 0), Self.point(north: 5, east: 400)]
+        #expect(RouteMismatch.beyond(tolerance: 10, truth: truth, matched: [truth]) == 0)
+        #expect(RouteMismatch.beyond(tolerance: 10, truth: truth, matched: [parallel]) == 0)
+        #expect(abs(RouteMismatch.beyond(tolerance: 3, truth: truth, matched: [parallel]) - 2) < 1e-3)
+        // A detour 100 m north between 100 and 300 m: the truth's 200 m between them missed (less the ends within 10 m
+        // of the detour's legs), the detour's 400 m added (less the legs' first 10 m).
+        let detour = [Self.point(north: 0, east: 0), Self.point(north: 0, east: 100), Self.point(north: 100, east: 100),
+                      Self.point(north: 100, east: 300), Self.point(north: 0, east: 300), Self.point(north: 0, east: 400)]
+        let value = RouteMismatch.beyond(tolerance: 10, truth: truth, matched: [detour])
+        #expect(abs(value - (180.0 + 380.0) / 400) < 0.01, "\(value)")
+        // Nothing matched: the whole truth is missed; nothing at all: 0; only a match: infinite.
+        #expect(abs(RouteMismatch.beyond(tolerance: 10, truth: truth, matched: []) - 1) < 1e-9)
+        #expect(RouteMismatch.beyond(tolerance: 10, truth: [], matched: []) == 0)
+        #expect(RouteMismatch.beyond(tolerance: 10, truth: [], matched: [parallel]) == .infinity)
     }
 
     @Test("the router measures a pair by its graph segment, either direction; an unknown pair is nil")

@@ -155,6 +155,12 @@ extension RoadWeights {
         self.graphFingerprint = graph.fingerprint
     }
 
+    /// Plain lengths on every arc the profile allows (infinite where it does not): the shortest way, with no
+    /// preference — e.g. for simulated riders who cut through (``RideSimulator/rides(count:length:settings:seed:weights:)``).
+    public static func lengths(of graph: RoadGraph) -> RoadWeights {
+        RoadWeights(matchingCostsOf: graph, exponent: 0)
+    }
+
     /// Whether `use` is a minor way for the matcher: its class is in `classes` and nothing raised its preference above
     /// the class's own — a path or footway designated for bicycles (or in a cycle network) is a cycleway in all but
     /// its `highway` tag, and must not cost more than the road beside it.

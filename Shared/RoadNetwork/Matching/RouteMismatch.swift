@@ -1,3 +1,5 @@
+import Foundation
+
 /// Route mismatch fraction (RMF, Newson & Krumm's measure): (length wrongly added + length wrongly missed) ÷ true
 /// length, on directed OSM node pairs — the identity of a street piece (DESIGN). A pair ridden twice counts once.
 public enum RouteMismatch {
@@ -19,6 +21,57 @@ public enum RouteMismatch {
         let missed = truePairs.subtracting(matchedPairs).reduce(0) { $0 + length($1) }
         guard trueLength > 0 else { return added + missed > 0 ? .infinity : 0 }
         return (added + missed) / trueLength
+    }
+}
+
+extension RouteMismatch {
+    /// A geometric mismatch beside the RMF: the length of the matched lines farther than `tolerance` metres from the
+    /// truth's line, plus the length of the truth's line farther than `tolerance` from every matched line, over the
+    /// truth's length (lines walked in steps of at most 1 m, each step's midpoint measured to the nearest segment in
+    /// a local plane around the truth's start). Unlike the RMF it does not count one way matched in place of another
+    /// within `tolerance` of it — a cycleway mapped both as a way of its own and as a tag of the road beside it, a
+    /// sidewalk drawn 5 m from its street — which fixes with metres of noise cannot tell apart (docs/road-network.md,
+    /// "The prior"). 0 when both are empty, infinite when only the truth is.
+    public static func beyond(tolerance: Double, truth: [RoadPoint], matched: [[RoadPoint]]) -> Double {
+        guard let origin = truth.first ?? matched.first(where: { !$0.isEmpty })?.first else { return 0 }
+        let scaleY = 6_371_008.8 * Double.pi / 180, scaleX = scaleY * cos(origin.latitude * .pi / 180)
+        func plane(_ line: [RoadPoint]) -> [(x: Double, y: Double)] {
+            line.map { (($0.longitude - origin.longitude) * scaleX, ($0.latitude - origin.latitude) * scaleY) }
+        }
+        func near(_ p: (x: Double, y: Double), _ line: [(x: Double, y: Double)]) -> Bool {
+            let squared = tolerance * tolerance
+            guard line.count > 1 else {
+                return line.first.map { ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= squared } ?? false
+            }
+            for k in 1..<line.count {
+                let ax = line[k - 1].x - p.x, ay = line[k - 1].y - p.y, dx = line[k].x - line[k - 1].x, dy = line[k].y - line[k - 1].y
+                let l2 = dx * dx + dy * dy
+                let t = l2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / l2)) : 0
+                let (ex, ey) = (ax + t * dx, ay + t * dy)
+                if ex * ex + ey * ey <= squared { return true }
+            }
+            return false
+        }
+        /// Metres of `line` farther than the tolerance from all of `others`, and its whole length.
+        func far(_ line: [(x: Double, y: Double)], from others: [[(x: Double, y: Double)]]) -> (far: Double, length: Double) {
+            var (far, length) = (0.0, 0.0)
+            for k in line.indices.dropFirst() {
+                let piece = ((line[k].x - line[k - 1].x) * (line[k].x - line[k - 1].x) + (line[k].y - line[k - 1].y) * (line[k].y - line[k - 1].y)).squareRoot()
+                let steps = max(Int(piece.rounded(.up)), 1)
+                for step in 0..<steps {
+                    let t = (Double(step) + 0.5) / Double(steps)
+                    let p = (x: line[k - 1].x + t * (line[k].x - line[k - 1].x), y: line[k - 1].y + t * (line[k].y - line[k - 1].y))
+                    if !others.contains(where: { near(p, $0) }) { far += piece / Double(steps) }
+                }
+                length += piece
+            }
+            return (far, length)
+        }
+        let truthLine = plane(truth), matchedLines = matched.map(plane)
+        let (missed, length) = far(truthLine, from: matchedLines)
+        let added = matchedLines.reduce(0.0) { $0 + far($1, from: [truthLine]).far }
+        guard length > 0 else { return added > 0 ? .infinity : 0 }
+        return (missed + added) / length
     }
 }
 

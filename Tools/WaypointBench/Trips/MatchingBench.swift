@@ -23,13 +23,22 @@ struct MatchingBench {
         let python = ProcessInfo.processInfo.environment["WAYPOINT_PEERS_PYTHON"]
         let script = Self.locateScript()
         var ours = SigmaFigures(), peer = SigmaFigures(), peerTimes = Latencies()
+        var oursBeyond = SigmaFigures(), shortest = SigmaFigures(), shortestBeyond = SigmaFigures()
+        let matcher = MapMatcher(router: krems), lengths = RoadWeights.lengths(of: krems.graph)
         for sigma in Self.sigmas {
             let rides = RideSimulator(router: krems).rides(count: rmfRides, length: 1_500...3_000, settings: .init(noiseSigma: sigma),
                                                            seed: seed &+ UInt64(sigma))
-            let matcher = MapMatcher(router: krems)
-            let rmf = mean(rides.map { krems.routeMismatch(truth: [$0.truth], matched: matcher.match($0.observations).pieces.map(\.osmNodes)) })
-            logger.info("σ \(sigma) m: our mean RMF \(rmf) on \(rides.count) rides")
+            let (rmf, beyond) = measure(rides, matcher: matcher, router: krems)
+            logger.info("σ \(sigma) m: our mean RMF \(rmf), beyond \(Self.tolerance) m \(beyond), on \(rides.count) rides")
             set(&ours, sigma, rmf)
+            set(&oursBeyond, sigma, beyond)
+            // The same draw ridden along the shortest routes (riders who cut through, not following the profile).
+            let cutting = RideSimulator(router: krems).rides(count: rmfRides, length: 1_500...3_000, settings: .init(noiseSigma: sigma),
+                                                             seed: seed &+ UInt64(sigma), weights: lengths)
+            let (shortestRMF, shortestOff) = measure(cutting, matcher: matcher, router: krems)
+            logger.info("σ \(sigma) m: shortest-route rides: our mean RMF \(shortestRMF), beyond \(Self.tolerance) m \(shortestOff), on \(cutting.count) rides")
+            set(&shortest, sigma, shortestRMF)
+            set(&shortestBeyond, sigma, shortestOff)
             guard let python, let script, peerRides > 0 else { continue }
             let subset = Array(rides.prefix(peerRides))
             let answer = try LeuvenPeer(python: python, script: script).match(subset.map(\.observations), sigma: sigma, graph: krems.graph)
@@ -40,6 +49,9 @@ struct MatchingBench {
             for seconds in answer.seconds { peerTimes.record(.seconds(seconds)) }
         }
         figures.matchRMF = ours
+        figures.matchBeyond = oursBeyond
+        figures.matchShortestRMF = shortest
+        figures.matchShortestBeyond = shortestBeyond
         if python != nil, script != nil, peerRides > 0 {
             figures.peerRMF = peer
             figures.peerMatchMilliseconds = peerTimes
@@ -47,12 +59,29 @@ struct MatchingBench {
         figures.matchNote = note(peer: python != nil && script != nil)
     }
 
+    /// The geometric measure's tolerance, metres (``RouteMismatch/beyond(tolerance:truth:matched:)``).
+    static let tolerance = 10.0
+
+    /// Mean RMF and mean mismatch beyond ``tolerance`` of `rides` matched by `matcher`.
+    private func measure(_ rides: [RideSimulator.Ride], matcher: MapMatcher, router: RoadRouter) -> (rmf: Double, beyond: Double) {
+        var rmfs: [Double] = [], beyond: [Double] = []
+        for ride in rides {
+            let result = matcher.match(ride.observations)
+            rmfs.append(router.routeMismatch(truth: [ride.truth], matched: result.pieces.map(\.osmNodes)))
+            beyond.append(RouteMismatch.beyond(tolerance: Self.tolerance, truth: ride.route.geometry,
+                                               matched: result.pieces.map { $0.geometry.map { RoadPoint(latitude: $0.latitude, longitude: $0.longitude) } }))
+        }
+        return (mean(rmfs), mean(beyond))
+    }
+
     private func note(peer: Bool) -> String {
         let peerPart = peer
             ? "leuvenmapmatching on the first \(peerRides) of those rides per σ (1.5–3 km, not 1-hour rides: it takes seconds per ride); peer_match_ms per ride"
             : "leuvenmapmatching not run (WAYPOINT_PEERS_PYTHON unset or \(Self.script) not found)"
         return "match_ms: \(hourRides) 1-hour rides at 1 Hz per city, σ 10 m; match_rmf: mean over \(rmfRides) Krems rides of 1.5–3 km "
-            + "at 1 Hz per σ, accuracy reported = σ, speed and course reported (0.5 m/s of velocity noise per axis; the peer reads positions only); \(peerPart)"
+            + "at 1 Hz per σ, accuracy reported = σ, speed and course reported (0.5 m/s of velocity noise per axis; the peer reads positions only), "
+            + "along the bike profile's routes; match_shortest_rmf: the same draws along the shortest routes; *_beyond_10m: length of either line "
+            + "farther than 10 m from the other, over the true length; \(peerPart)"
     }
 
     /// A router over the extract `file`, built without a cache.

@@ -9,6 +9,11 @@ struct TripsFigures: Encodable {
     var matchMilliseconds: CityLatencies?
     /// Mean route mismatch fraction of our matcher per noise σ.
     var matchRMF: SigmaFigures?
+    /// Mean length of either line farther than 10 m from the other, over the true length (`RouteMismatch.beyond`).
+    var matchBeyond: SigmaFigures?
+    /// The same two figures on rides along the shortest routes instead of the bike profile's.
+    var matchShortestRMF: SigmaFigures?
+    var matchShortestBeyond: SigmaFigures?
     /// leuvenmapmatching on the same traces: its time per trace and its mean RMF per σ.
     var peerMatchMilliseconds: Latencies?
     var peerRMF: SigmaFigures?
@@ -24,6 +29,7 @@ struct TripsFigures: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case matchMilliseconds = "match_ms", matchRMF = "match_rmf", peerMatchMilliseconds = "peer_match_ms", peerRMF = "peer_rmf"
+        case matchBeyond = "match_beyond_10m", matchShortestRMF = "match_shortest_rmf", matchShortestBeyond = "match_shortest_beyond_10m"
         case matchNote = "match_note", ingestFixesPerSecond = "ingest_fixes_per_s", chunkMilliseconds = "chunk_ms"
         case statsMilliseconds = "stats_ms", obstacles
         case finishToEventMilliseconds = "finish_to_event_ms"
@@ -33,6 +39,9 @@ struct TripsFigures: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(matchMilliseconds, forKey: .matchMilliseconds)
         try container.encode(matchRMF, forKey: .matchRMF)
+        try container.encode(matchBeyond, forKey: .matchBeyond)
+        try container.encode(matchShortestRMF, forKey: .matchShortestRMF)
+        try container.encode(matchShortestBeyond, forKey: .matchShortestBeyond)
         try container.encode(peerMatchMilliseconds, forKey: .peerMatchMilliseconds)
         try container.encode(peerRMF, forKey: .peerRMF)
         try container.encode(matchNote, forKey: .matchNote)
