@@ -100,6 +100,41 @@ struct SnapIndexTests {
         #expect(grid.cellStarts.count == grid.rows * grid.columns + 1)
     }
 
+    /// Krems and Monaco in one graph: two towns 800 km apart.
+    static let twoTowns: RoadGraph? = try? RoadGraphBuilder().build([OSMFixtures.krems, OSMFixtures.monaco]).graph
+
+    @Test("extracts far apart: cells sized for the towns, not the box between them (sparse), and every answer brute force's — near streets, between the towns, at any radius")
+    func extractsFarApart() throws {
+        let graph = try #require(Self.twoTowns)
+        let index = SnapIndex(graph: graph), grid = index.grid
+        let krems = SnapIndex(graph: try Self.city(0)).grid
+        let sparse = try #require(grid.sparse, "a box 800 km across holding two towns is stored sparse")
+        // Cells about as fine as one town's own (a bounding-box sizing would give cells ~1 km wide).
+        #expect(grid.cellLatitude < 2 * krems.cellLatitude && grid.cellLatitude > krems.cellLatitude / 4,
+                "\(grid.cellLatitude * SnapIndex.metresPerDegree) m against Krems' \(krems.cellLatitude * SnapIndex.metresPerDegree) m")
+        let segments = graph.shapeLatitudes.count - graph.edgeCount
+        #expect(Set(grid.entries).count == segments)
+        #expect(sparse.cells.count < 4 * segments && grid.cellStarts.count == sparse.cells.count + 1)
+        print("two towns: \(segments) segments, \(grid.rows) × \(grid.columns) cells of \(grid.cellLatitude * SnapIndex.metresPerDegree) m, \(sparse.cells.count) occupied")
+        var generator = SeededGenerator(seed: 4_242)
+        var points = (0..<150).map { _ in Self.pointNear(graph, within: 100, using: &generator) }
+        points += (0..<40).map { _ in Self.pointAround(graph, margin: 0.01, using: &generator) }  // mostly far from both
+        points += [(46.0, 11.5), (48.41, 15.0), (43.73, 7.5), (43.70, 7.42), (48.40, 15.60)]  // the Alps, west of Krems, the sea
+        for (latitude, longitude) in points {
+            try Self.expectBruteForce(index, latitude: latitude, longitude: longitude, radii: [50, 2_000, 1e7], "two towns")
+        }
+        for _ in 0..<30 {
+            let (latitude, longitude) = Self.pointNear(graph, within: 150, using: &generator)
+            let found = index.candidates(latitude: latitude, longitude: longitude, radius: 250, limit: 5)
+            let expected = SnapBruteForce.candidates(graph, latitude: latitude, longitude: longitude, radius: 250, limit: 5)
+            #expect(found.count == expected.count)
+            for (snap, reference) in zip(found, expected) { Self.expectSame(snap, reference, among: expected) }
+            let within = index.edges(within: 60, latitude: latitude, longitude: longitude)
+            let all = SnapBruteForce.candidates(graph, latitude: latitude, longitude: longitude, radius: 60, limit: .max)
+            #expect(within.map(\.edge) == all.map(\.edge))
+        }
+    }
+
     @Test("no snap for a coordinate off the globe, a non-finite or negative radius, no candidates for a limit of 0")
     func invalidInput() throws {
         let index = SnapIndex(graph: try Self.helsinki())

@@ -95,13 +95,23 @@ public struct SnapIndex: Sendable {
             let reach = frame.reach(grid, ring: ring, row: row, column: column)
             if reach == .infinity || frame.lowerBound(reach) > collector.limit { return }
             ring += 1
+            // A sparse grid (extracts far apart) is mostly empty cells: once the block of rings would hold more
+            // cells than are occupied, every occupied cell outside the block seen so far is scanned instead, and the
+            // search ends — its cost is bounded by about twice the occupied cells, whatever the radius.
+            if let sparse = grid.sparse, (2 * ring + 1) * (2 * ring + 1) > sparse.cells.count {
+                let rows = (row - ring + 1)...(row + ring - 1), columns = (column - ring + 1)...(column + ring - 1)
+                for cell in sparse.cells where !(rows.contains(cell / grid.columns) && columns.contains(cell % grid.columns)) {
+                    scan(cell: cell, frame: frame, collector: &collector, cutoff: &cutoff)
+                }
+                return
+            }
         }
     }
 
     /// Offers the collector every segment of `cell` the planar cutoff does not rule out.
     private func scan<Collector: SnapCollector>(cell: Int, frame: SnapFrame, collector: inout Collector, cutoff: inout Double) {
         let trusted = frame.trustedDistance * frame.trustedDistance
-        for entry in Int(grid.cellStarts[cell])..<Int(grid.cellStarts[cell + 1]) {
+        for entry in grid.range(ofCell: cell) {
             let point = Int(grid.entries[entry])
             let ax = (graph.shapeLongitudes[point] - frame.longitude) * frame.scaleLongitude
             let ay = (graph.shapeLatitudes[point] - frame.latitude) * frame.scaleLatitude
