@@ -24,14 +24,14 @@ struct SnapGrid: Sendable {
     private(set) var sparse: SparseCells?
 
     /// Cells per segment the grid aims at when it sizes its cells from the data: about two cells per segment over the
-    /// bounding box keeps city centres at a handful of segments per cell.
+    /// area the network occupies keeps city centres at a handful of segments per cell.
     static let cellsPerSegment = 2.0
     /// Smallest cell side in metres (tiny graphs, fixtures).
     static let minimumCellMetres = 10.0
     /// The most cells a dense grid holds (4 bytes each); a larger one gets coarser cells.
     static let maximumCells = 1 << 26
-    /// The occupied share of the cells below which the cells are sized again for the occupied area (and the grid,
-    /// with many more cells than segments, is stored sparse).
+    /// The occupied share of the blocks (``occupancyBlock``) below which the cells are sized again for the occupied
+    /// area (the grid then has many more cells than segments and is stored sparse).
     static let sparseOccupancy = 0.25
     /// A grid with more cells than this many per segment is stored sparse.
     static let denseCellsPerSegment = 8.0

@@ -33,7 +33,7 @@ public struct SnapIndex: Sendable {
     }
 
     /// Indexes every segment of `graph`, in cells `cellDegrees` high, or sized from the data (about two cells per
-    /// segment over the graph's bounding box) when `nil`.
+    /// segment over the area the graph occupies: its bounding box, unless that is mostly empty) when `nil`.
     public init(graph: RoadGraph, cellDegrees: Double? = nil) {
         self.graph = graph
         grid = SnapGrid(graph: graph, cellDegrees: cellDegrees)
