@@ -60,6 +60,14 @@ struct MapMatchTuningTests {
             }
             return result
         }
+        if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "between" {
+            for weight in [0.5, 0.75, 1.0] {
+                var rules = base
+                rules.interpolatedEvidence = weight
+                result.append(("between ×\(weight)", rules))
+            }
+            return result
+        }
         if ProcessInfo.processInfo.environment["WAYPOINT_MATCH_SWEEP"] == "kappa" {
             for kappa in [0.3, 0.2, 0.1] {
                 var rules = MapMatchRules()

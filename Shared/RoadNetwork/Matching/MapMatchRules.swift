@@ -32,6 +32,13 @@ public struct MapMatchRules: Sendable, Hashable {
     /// ones say more about their noise than about the route (at σ 10 m, fixes 5 m apart otherwise read as turns and
     /// loops). 4 was measured best of 1–5 short of cutting real detours off (`docs/road-network.md`, "Interpolation").
     public var interpolationSigmas = 4.0
+    /// Weight of the evidence of the fixes between two matched ones (interpolated, above): each is scored against
+    /// every candidate route between the two, ½ (d / σ)² up to ``interpolatedCostCap``, times this weight, added to the
+    /// transition's cost (0: off — they say nothing about which route was ridden).
+    public var interpolatedEvidence = 1.0
+    /// The most one fix between two steps adds (before the weight), nats: ½ · 3² — a fix beyond 3σ of every route
+    /// (an outlier) cannot decide alone.
+    public var interpolatedCostCap = 4.5
     /// Seconds between consecutive fixes beyond which the ride breaks (the phone lost its fix, or the rider took a
     /// train): nothing is invented across the gap.
     public var maximumTimeGap = 120.0

@@ -23,6 +23,13 @@ struct MatchGap {
     var backtrack: Double
     /// β for this transition: the rules' β scaled by the fixes' mean σ over σ_z (never below the rules' β).
     var beta: Double
+    /// The interpolated fixes between the two steps (``MapMatchRules/interpolatedEvidence``; empty when that is off).
+    var between: [Fix] = []
+
+    /// A fix between two steps: where it is and its σ.
+    struct Fix {
+        var latitude: Double, longitude: Double, sigma: Double
+    }
 }
 
 /// The fixes the matcher matches (steps) and their candidate states, in flat arrays; and what became of the others.
@@ -129,7 +136,15 @@ struct MatchLattice {
         }
         let backtrack = max(rules.backtrackTolerance, rules.backtrackSigmas * (sigmas[earlierStep] + sigmas[step]))
         let beta = rules.beta * max(1, (sigmas[earlierStep] + sigmas[step]) / (2 * rules.sigmaZ))
-        return MatchGap(greatCircle: greatCircle, bound: bound, backtrack: backtrack, beta: beta)
+        var between: [MatchGap.Fix] = []
+        if rules.interpolatedEvidence > 0 {
+            for number in (observations[earlierStep] + 1)..<max(observations[step], observations[earlierStep] + 1)
+            where anchors[number] >= earlierStep && anchors[number] < step {
+                let fix = fixes[number]
+                between.append(MatchGap.Fix(latitude: fix.latitude, longitude: fix.longitude, sigma: rules.sigma(accuracy: fix.accuracy)))
+            }
+        }
+        return MatchGap(greatCircle: greatCircle, bound: bound, backtrack: backtrack, beta: beta, between: between)
     }
 
     /// The fastest ground speed the fixes `first...last` report (m/s), or `nil` when one of them reports none (or an

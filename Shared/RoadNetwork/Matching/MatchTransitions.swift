@@ -14,6 +14,8 @@ struct MatchTransitions {
     let tree: SearchTree
     /// The plane the searches' A* bound is measured in.
     let plane: MatchPlane
+    /// Metres along each shape point's edge from its source (``SnapIndex``'s, which the candidates' positions use).
+    let shapeOffsets: [Double]
 
     /// A route found between two states: its length in metres, its cost in metres (length + preference extra), and
     /// its first and last arcs (-1 when it has none: the two states' vertices are one).
@@ -24,6 +26,9 @@ struct MatchTransitions {
         var lastArc: Int32 = -1
         /// Whether it turns back on itself somewhere between its first and last arc.
         var turnsBack = false
+        /// The squared plane distance from each fix between the two steps to the route's line through its vertices
+        /// (``BetweenFixes``; empty when those fixes are not scored).
+        var between: [Double] = []
     }
 
     /// The vertex a state rides towards.
@@ -75,20 +80,74 @@ struct MatchTransitions {
         matrix.removeAll(keepingCapacity: true)
         matrix.append(contentsOf: repeatElement(.infinity, count: from.count * to.count))
         let targets = Array(Set(to.map { Self.startVertex(graph, $0) }))
+        // The fixes between the two steps, scored along each candidate route: the route's line is the tail of the
+        // earlier state's edge, the search's vertices, and the head of the later state's edge — each fix's nearest
+        // distance to it is the least of its distances to the three parts, so each part is measured once, not per pair.
+        let fixes = rules.interpolatedEvidence > 0 && !gap.between.isEmpty ? BetweenFixes(gap.between, cap: rules.interpolatedCostCap) : nil
+        let tails = fixes.map { fixes in from.map { fixes.squaredDistances(along: statePart($0, after: true)) } }
+        let heads = fixes.map { fixes in to.map { fixes.squaredDistances(along: statePart($0, after: false)) } }
         var searched: [Int: [Route?]] = [:]
         for (i, a) in from.enumerated() {
             let vertex = Self.endVertex(graph, a)
-            if searched[vertex] == nil { searched[vertex] = routes(from: vertex, to: targets, bound: gap.bound) }
+            if searched[vertex] == nil { searched[vertex] = routes(from: vertex, to: targets, bound: gap.bound, between: fixes) }
             let found = searched[vertex]!
             for (j, b) in to.enumerated() {
-                var best = Double.infinity
-                if let route = direct(a, b, tolerance: gap.backtrack) { best = cost(route, gap) }
-                if let index = targets.firstIndex(of: Self.startVertex(graph, b)), let middle = found[index] {
-                    best = min(best, cost(joined(a, middle, b), gap))
+                var best = Double.infinity, evidence = 0.0
+                if let route = direct(a, b, tolerance: gap.backtrack) {
+                    best = cost(route, gap)
+                    if let fixes, best.isFinite {
+                        evidence = fixes.cost(fixes.squaredDistances(along: directPart(a, b)))
+                    }
                 }
-                matrix[i * to.count + j] = best
+                if let index = targets.firstIndex(of: Self.startVertex(graph, b)), let middle = found[index] {
+                    let joinedCost = cost(joined(a, middle, b), gap)
+                    if let fixes, let tails, let heads, joinedCost.isFinite {
+                        let joinedEvidence = fixes.cost(tails[i], middle.between, heads[j])
+                        if joinedCost + rules.interpolatedEvidence * joinedEvidence < best + rules.interpolatedEvidence * evidence {
+                            (best, evidence) = (joinedCost, joinedEvidence)
+                        }
+                    } else if joinedCost < best {
+                        best = joinedCost
+                    }
+                }
+                matrix[i * to.count + j] = best.isFinite ? best + rules.interpolatedEvidence * evidence : best
             }
         }
+    }
+
+    /// The line a state rides on its edge, in travel order: after its point (its point, then the edge's shape points
+    /// beyond it up to the vertex it rides towards) or before it (from the vertex it entered by up to its point).
+    func statePart(_ state: MatchState, after: Bool) -> [(latitude: Double, longitude: Double)] {
+        var line: [(latitude: Double, longitude: Double)] = []
+        if after { line.append((state.latitude, state.longitude)) }
+        appendShape(state.edge, reversed: state.reversed, after: after ? state.position : -1, before: after ? .infinity : state.position,
+                    to: &line)
+        if !after { line.append((state.latitude, state.longitude)) }
+        return line
+    }
+
+    /// The line from `a` to `b` along their one edge.
+    func directPart(_ a: MatchState, _ b: MatchState) -> [(latitude: Double, longitude: Double)] {
+        var line: [(latitude: Double, longitude: Double)] = [(a.latitude, a.longitude)]
+        appendShape(a.edge, reversed: a.reversed, after: a.position, before: b.position, to: &line)
+        line.append((b.latitude, b.longitude))
+        return line
+    }
+
+    /// Appends the shape points of `edge` ridden in direction `reversed` whose metres from where the edge is entered
+    /// lie strictly between `after` and `before` (the edge's end vertices included when the bounds allow).
+    private func appendShape(_ edge: Int, reversed: Bool, after: Double, before: Double,
+                             to line: inout [(latitude: Double, longitude: Double)]) {
+        let start = Int(graph.edgeShapeStarts[edge]), end = Int(graph.edgeShapeStarts[edge + 1])
+        guard end > start else { return }
+        let length = graph.edgeLengths[edge]
+        let first = line.count
+        for point in start..<end {
+            let fromSource = point == end - 1 ? length : shapeOffsets[point]
+            let along = reversed ? length - fromSource : fromSource
+            if along > after && along < before { line.append((graph.shapeLatitudes[point], graph.shapeLongitudes[point])) }
+        }
+        if reversed { line[first...].reverse() }
     }
 
     /// The cheapest routes from `vertex` to each of `targets` (`nil` where none is found within the bound).
@@ -96,7 +155,7 @@ struct MatchTransitions {
     /// A* towards the circle round the targets (``MatchPlane``): a consistent bound, so every target found has its
     /// exact cost, as Dijkstra would give it — but a target the bound cannot reach no longer makes the search settle
     /// the whole disc of the cost bound round `vertex`, only the ellipse from it to the targets.
-    func routes(from vertex: Int, to targets: [Int], bound: Double) -> [Route?] {
+    func routes(from vertex: Int, to targets: [Int], bound: Double, between: BetweenFixes? = nil) -> [Route?] {
         tree.reset()
         var remaining = targets.count
         let costBound = bound * Self.boundSlack
@@ -108,8 +167,30 @@ struct MatchTransitions {
             guard cost.isFinite, tree.isSettled(target) else { return nil }
             var route = walk(to: target)
             route.cost = cost
+            if let between { route.between = between.squaredDistances(along: middleLine(to: target)) }
             return route
         }
+    }
+
+    /// The line of the search tree's path to `target` (every shape point of its arcs, in travel order).
+    private func middleLine(to target: Int) -> [(latitude: Double, longitude: Double)] {
+        var line: [(latitude: Double, longitude: Double)] = [(graph.vertexLatitudes[target], graph.vertexLongitudes[target])]
+        var vertex = target
+        var arc = tree.parent(vertex)
+        while arc >= 0 {
+            // Walked backwards from the target: each edge's shape from its far end towards the vertex before it.
+            let edge = Int(arc >> 1), start = Int(graph.edgeShapeStarts[edge]), end = Int(graph.edgeShapeStarts[edge + 1])
+            let travelReversed = arc & 1 == 1
+            // The edge is ridden source → target unless reversed; walking backwards, go target → source unless reversed.
+            if travelReversed {
+                for point in (start + 1)..<end { line.append((graph.shapeLatitudes[point], graph.shapeLongitudes[point])) }
+            } else {
+                for point in stride(from: end - 2, through: start, by: -1) { line.append((graph.shapeLatitudes[point], graph.shapeLongitudes[point])) }
+            }
+            vertex = SearchTree.otherEnd(graph, arc: arc, from: vertex)
+            arc = tree.parent(vertex)
+        }
+        return line  // backwards; the distances do not depend on the order
     }
 
     /// The search stops at costs of this many times the length bound (costs exceed lengths on disfavoured ways).
@@ -204,5 +285,65 @@ struct MatchPlane: Sendable {
             let dx = xs[v] * xScale - cx, dy = ys[v] * yScale - cy
             return max(0, (dx * dx + dy * dy).squareRoot() - reach)
         }
+    }
+}
+
+/// The fixes between two steps in a local plane (metres around the first), for scoring them along candidate routes
+/// (``MapMatchRules/interpolatedEvidence``).
+struct BetweenFixes {
+    private let latitude0: Double, longitude0: Double, scaleX: Double, scaleY: Double
+    private let points: [(x: Double, y: Double)]
+    /// 1 / (2σ²) per fix.
+    private let weights: [Double]
+    private let cap: Double
+
+    init(_ fixes: [MatchGap.Fix], cap: Double) {
+        latitude0 = fixes[0].latitude
+        longitude0 = fixes[0].longitude
+        scaleY = 6_371_008.8 * Double.pi / 180
+        scaleX = scaleY * cos(latitude0 * .pi / 180)
+        let (x, y) = (scaleX, scaleY)
+        points = fixes.map { (($0.longitude - fixes[0].longitude) * x, ($0.latitude - fixes[0].latitude) * y) }
+        weights = fixes.map { 1 / (2 * $0.sigma * $0.sigma) }
+        self.cap = cap
+    }
+
+    /// Each fix's squared distance to the line through `line`'s points (to its one point when it has one; infinite
+    /// when it has none).
+    func squaredDistances(along line: [(latitude: Double, longitude: Double)]) -> [Double] {
+        var nearest = [Double](repeating: .infinity, count: points.count)
+        guard !line.isEmpty else { return nearest }
+        var previous = ((line[0].longitude - longitude0) * scaleX, (line[0].latitude - latitude0) * scaleY)
+        for (k, point) in points.enumerated() {
+            let dx = previous.0 - point.x, dy = previous.1 - point.y
+            nearest[k] = dx * dx + dy * dy
+        }
+        for next in line.dropFirst() {
+            let current = ((next.longitude - longitude0) * scaleX, (next.latitude - latitude0) * scaleY)
+            let dx = current.0 - previous.0, dy = current.1 - previous.1, l2 = dx * dx + dy * dy
+            for (k, point) in points.enumerated() {
+                let ax = previous.0 - point.x, ay = previous.1 - point.y
+                let t = l2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / l2)) : 0
+                let ex = ax + t * dx, ey = ay + t * dy
+                nearest[k] = min(nearest[k], ex * ex + ey * ey)
+            }
+            previous = current
+        }
+        return nearest
+    }
+
+    /// The fixes' cost given their squared distances to a route's parts (the least one counts): Σ min(d² / 2σ², cap)
+    /// − 1 per fix. The 1 is the term's mean on the route ridden (d² / σ² of a 2-D Gaussian averages 2): every
+    /// candidate of a gap is scored over the same fixes, so it changes no choice, but it keeps a step's cost on the
+    /// ridden route near what it was without these fixes — the outlier skip's test ("the last steps cost more than
+    /// the penalty", ``MatchViterbi``) stays a test for outliers, not for how many fixes lay between two steps.
+    func cost(_ parts: [Double]...) -> Double {
+        var total = 0.0
+        for k in weights.indices {
+            var nearest = Double.infinity
+            for part in parts where k < part.count { nearest = min(nearest, part[k]) }
+            total += min(nearest * weights[k], cap) - 1
+        }
+        return total
     }
 }

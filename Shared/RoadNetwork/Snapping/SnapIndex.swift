@@ -15,7 +15,9 @@ public struct SnapIndex: Sendable {
     public var cellDegrees: Double { grid.cellLatitude }
     let grid: SnapGrid
     private var segmentEdges: [Int32] = []  // shape point → its edge, for segment starts
-    private var shapeOffsets: [Double] = []  // shape point → metres along its edge's shape from the edge's source
+    /// Shape point → metres along its edge's shape from the edge's source (0 for an edge's last point: it starts no
+    /// segment; its offset is the edge's length).
+    private(set) var shapeOffsets: [Double] = []
 
     /// Where a coordinate meets an edge.
     public struct Snap: Sendable, Hashable {
