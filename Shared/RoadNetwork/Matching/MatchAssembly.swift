@@ -88,16 +88,22 @@ struct MatchAssembly {
         return moving.isEmpty ? [travels[0]] : moving
     }
 
-    /// The cheapest way from `a` to `b` across `gap` under the Viterbi step's costs (ties: along);
-    /// `nil` when there is none.
+    /// The cheapest way from `a` to `b` across `gap` under the Viterbi step's costs, the fixes between them
+    /// included as ``MatchTransitions/fill(_:from:to:gap:)`` scores them (ties: along); `nil` when there is none.
     private func move(_ a: MatchState, _ b: MatchState, _ gap: MatchGap) -> Move? {
         var routeCost = Double.infinity, arcs: [Int32] = []
         let start = MatchTransitions.startVertex(graph, b)
-        if let middle = transitions.routes(from: MatchTransitions.endVertex(graph, a), to: [start], bound: gap.bound)[0] {
+        let fixes = transitions.betweenFixes(gap), weight = transitions.rules.interpolatedEvidence
+        if let middle = transitions.routes(from: MatchTransitions.endVertex(graph, a), to: [start], bound: gap.bound, between: fixes)[0] {
             routeCost = transitions.cost(transitions.joined(a, middle, b), gap)
+            if let fixes, routeCost.isFinite {
+                routeCost += weight * fixes.cost(fixes.squaredDistances(along: transitions.statePart(a, after: true)), middle.between,
+                                                 fixes.squaredDistances(along: transitions.statePart(b, after: false)))
+            }
             arcs = transitions.tree.arcs(graph, to: start, backwards: false).arcs
         }
-        let along = transitions.direct(a, b, tolerance: gap.backtrack).map { transitions.cost($0, gap) } ?? .infinity
+        var along = transitions.direct(a, b, tolerance: gap.backtrack).map { transitions.cost($0, gap) } ?? .infinity
+        if let fixes, along.isFinite { along += weight * fixes.cost(fixes.squaredDistances(along: transitions.directPart(a, b))) }
         let best = min(along, routeCost)
         guard best.isFinite else { return nil }
         return along == best ? .along : .route(arcs)

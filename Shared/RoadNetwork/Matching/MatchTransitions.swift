@@ -83,7 +83,7 @@ struct MatchTransitions {
         // The fixes between the two steps, scored along each candidate route: the route's line is the tail of the
         // earlier state's edge, the search's vertices, and the head of the later state's edge — each fix's nearest
         // distance to it is the least of its distances to the three parts, so each part is measured once, not per pair.
-        let fixes = rules.interpolatedEvidence > 0 && !gap.between.isEmpty ? BetweenFixes(gap.between, cap: rules.interpolatedCostCap) : nil
+        let fixes = betweenFixes(gap)
         let tails = fixes.map { fixes in from.map { fixes.squaredDistances(along: statePart($0, after: true)) } }
         let heads = fixes.map { fixes in to.map { fixes.squaredDistances(along: statePart($0, after: false)) } }
         var searched: [Int: [Route?]] = [:]
@@ -113,6 +113,11 @@ struct MatchTransitions {
                 matrix[i * to.count + j] = best.isFinite ? best + rules.interpolatedEvidence * evidence : best
             }
         }
+    }
+
+    /// The fixes between the steps of `gap` when they are scored (``MapMatchRules/interpolatedEvidence``).
+    func betweenFixes(_ gap: MatchGap) -> BetweenFixes? {
+        rules.interpolatedEvidence > 0 && !gap.between.isEmpty ? BetweenFixes(gap.between, cap: rules.interpolatedCostCap) : nil
     }
 
     /// The line a state rides on its edge, in travel order: after its point (its point, then the edge's shape points
