@@ -296,19 +296,17 @@ struct MatchPlane: Sendable {
 /// The fixes between two steps in a local plane (metres around the first), for scoring them along candidate routes
 /// (``MapMatchRules/interpolatedEvidence``).
 struct BetweenFixes {
-    private let latitude0: Double, longitude0: Double, scaleX: Double, scaleY: Double
+    /// Snapping's local plane around the first fix.
+    private let frame: SnapFrame
     private let points: [(x: Double, y: Double)]
     /// 1 / (2σ²) per fix.
     private let weights: [Double]
     private let cap: Double
 
     init(_ fixes: [MatchGap.Fix], cap: Double) {
-        latitude0 = fixes[0].latitude
-        longitude0 = fixes[0].longitude
-        scaleY = 6_371_008.8 * Double.pi / 180
-        scaleX = scaleY * cos(latitude0 * .pi / 180)
-        let (x, y) = (scaleX, scaleY)
-        points = fixes.map { (($0.longitude - fixes[0].longitude) * x, ($0.latitude - fixes[0].latitude) * y) }
+        let frame = SnapFrame(latitude: fixes[0].latitude, longitude: fixes[0].longitude)
+        self.frame = frame
+        points = fixes.map { frame.plane(latitude: $0.latitude, longitude: $0.longitude) }
         weights = fixes.map { 1 / (2 * $0.sigma * $0.sigma) }
         self.cap = cap
     }
@@ -317,20 +315,13 @@ struct BetweenFixes {
     /// when it has none).
     func squaredDistances(along line: [(latitude: Double, longitude: Double)]) -> [Double] {
         var nearest = [Double](repeating: .infinity, count: points.count)
-        guard !line.isEmpty else { return nearest }
-        var previous = ((line[0].longitude - longitude0) * scaleX, (line[0].latitude - latitude0) * scaleY)
-        for (k, point) in points.enumerated() {
-            let dx = previous.0 - point.x, dy = previous.1 - point.y
-            nearest[k] = dx * dx + dy * dy
-        }
+        guard let first = line.first else { return nearest }
+        var previous = frame.plane(latitude: first.latitude, longitude: first.longitude)
+        for (k, point) in points.enumerated() { nearest[k] = SnapFrame.squaredDistance(from: point, toSegment: previous, previous) }
         for next in line.dropFirst() {
-            let current = ((next.longitude - longitude0) * scaleX, (next.latitude - latitude0) * scaleY)
-            let dx = current.0 - previous.0, dy = current.1 - previous.1, l2 = dx * dx + dy * dy
+            let current = frame.plane(latitude: next.latitude, longitude: next.longitude)
             for (k, point) in points.enumerated() {
-                let ax = previous.0 - point.x, ay = previous.1 - point.y
-                let t = l2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / l2)) : 0
-                let ex = ax + t * dx, ey = ay + t * dy
-                nearest[k] = min(nearest[k], ex * ex + ey * ey)
+                nearest[k] = min(nearest[k], SnapFrame.squaredDistance(from: point, toSegment: previous, current))
             }
             previous = current
         }

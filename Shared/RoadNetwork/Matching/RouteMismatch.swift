@@ -34,23 +34,12 @@ extension RouteMismatch {
     /// "The prior"). 0 when both are empty, infinite when only the truth is.
     public static func beyond(tolerance: Double, truth: [RoadPoint], matched: [[RoadPoint]]) -> Double {
         guard let origin = truth.first ?? matched.first(where: { !$0.isEmpty })?.first else { return 0 }
-        let scaleY = 6_371_008.8 * Double.pi / 180, scaleX = scaleY * cos(origin.latitude * .pi / 180)
-        func plane(_ line: [RoadPoint]) -> [(x: Double, y: Double)] {
-            line.map { (($0.longitude - origin.longitude) * scaleX, ($0.latitude - origin.latitude) * scaleY) }
-        }
+        let frame = SnapFrame(latitude: origin.latitude, longitude: origin.longitude)
+        func plane(_ line: [RoadPoint]) -> [(x: Double, y: Double)] { line.map { frame.plane(latitude: $0.latitude, longitude: $0.longitude) } }
         func near(_ p: (x: Double, y: Double), _ line: [(x: Double, y: Double)]) -> Bool {
             let squared = tolerance * tolerance
-            guard line.count > 1 else {
-                return line.first.map { ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= squared } ?? false
-            }
-            for k in 1..<line.count {
-                let ax = line[k - 1].x - p.x, ay = line[k - 1].y - p.y, dx = line[k].x - line[k - 1].x, dy = line[k].y - line[k - 1].y
-                let l2 = dx * dx + dy * dy
-                let t = l2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / l2)) : 0
-                let (ex, ey) = (ax + t * dx, ay + t * dy)
-                if ex * ex + ey * ey <= squared { return true }
-            }
-            return false
+            guard line.count > 1 else { return line.first.map { SnapFrame.squaredDistance(from: p, toSegment: $0, $0) <= squared } ?? false }
+            return line.indices.dropFirst().contains { SnapFrame.squaredDistance(from: p, toSegment: line[$0 - 1], line[$0]) <= squared }
         }
         /// Metres of `line` farther than the tolerance from all of `others`, and its whole length.
         func far(_ line: [(x: Double, y: Double)], from others: [[(x: Double, y: Double)]]) -> (far: Double, length: Double) {

@@ -31,6 +31,20 @@ struct SnapFrame {
         trustedDistance = min(1 / (2 * curvature), 300_000)
     }
 
+    /// A coordinate in the frame's plane: metres east (`x`) and north (`y`) of its centre.
+    func plane(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        ((longitude - self.longitude) * scaleLongitude, (latitude - self.latitude) * scaleLatitude)
+    }
+
+    /// The squared distance in the plane from `p` to the segment `a`–`b`.
+    static func squaredDistance(from p: (x: Double, y: Double), toSegment a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+        let ax = a.x - p.x, ay = a.y - p.y, dx = b.x - a.x, dy = b.y - a.y
+        let squared = dx * dx + dy * dy
+        let t = squared > 0 ? min(1, max(0, -(ax * dx + ay * dy) / squared)) : 0
+        let (ex, ey) = (ax + t * dx, ay + t * dy)
+        return ex * ex + ey * ey
+    }
+
     /// The least great-circle distance a point `planar` metres away can have (−∞ where the bound is not trusted).
     func lowerBound(_ planar: Double) -> Double {
         planar <= trustedDistance ? planar - curvature * planar * planar - Self.slack : -.infinity
