@@ -25,7 +25,7 @@ extension TestClientProtocol {
     /// Polls `GET uri` until `done` holds for its JSON (read models trail the log) and returns that JSON; throws
     /// ``WaitTimeout`` naming `what` (by default the request) after `timeout`.
     public func waitForJSON(
-        _ uri: String, token: String? = nil, timeout: Duration = .seconds(5), interval: Duration = .milliseconds(20),
+        _ uri: String, token: String? = nil, timeout: Duration = .seconds(20), interval: Duration = .milliseconds(20),
         _ what: String? = nil, until done: ([String: Any]) -> Bool
     ) async throws -> [String: Any] {
         try await waitUntil(what ?? "GET \(uri) answers as expected", timeout: timeout, interval: interval,
@@ -34,7 +34,7 @@ extension TestClientProtocol {
 
     /// Polls `GET uri` until its JSON lists `count` items under `key` (e.g. a search listing one tour) and returns it.
     public func waitForJSON(
-        _ uri: String, listing count: Int, under key: String, token: String? = nil, timeout: Duration = .seconds(5),
+        _ uri: String, listing count: Int, under key: String, token: String? = nil, timeout: Duration = .seconds(20),
         interval: Duration = .milliseconds(20)
     ) async throws -> [String: Any] {
         try await waitForJSON(uri, token: token, timeout: timeout, interval: interval, "GET \(uri) lists \(count) \(key)") {

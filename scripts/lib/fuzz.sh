@@ -91,16 +91,31 @@ waypoint_fuzz_stop_platform() {
 
 # The first of seven consecutive free loopback ports (the launcher's base port and its six services), at random.
 _waypoint_fuzz_free_base_port() {
-    local attempt base offset
-    for ((attempt = 0; attempt < 50; attempt++)); do
-        base=$((20000 + RANDOM % 40000))
-        for ((offset = 0; offset < 7; offset++)); do
-            (exec 3<>"/dev/tcp/127.0.0.1/$((base + offset))") 2>/dev/null && continue 2
-        done
-        echo "$base"
-        return 0
-    done
-    waypoint_die "no seven consecutive free ports found"
+    # Below the kernel's ephemeral range (32768–60999 by default): a port there may be the local end of an outgoing
+    # connection (nothing listens, so a connect probe calls it free, yet a service's bind fails). Each candidate is
+    # probed by binding it, the way the services will.
+    python3 - <<'PY' || waypoint_die "no seven consecutive free ports found"
+import random, socket, sys
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+top = max(low - 8, 10000)
+def free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+for _ in range(200):
+    base = random.randint(min(20000, top - 1000), top)
+    if all(free(base + offset) for offset in range(7)):
+        print(base)
+        sys.exit(0)
+sys.exit(1)
+PY
 }
 
 # Starts `waypoint up --demo` in a temporary directory and waits until every service is ready and the demo is seeded.
@@ -136,12 +151,28 @@ PY
         >"$WAYPOINT_FUZZ_DIR/create-admin.log" 2>&1 ||
         { cat "$WAYPOINT_FUZZ_DIR/create-admin.log" >&2; waypoint_die "auth create-admin failed"; }
 
-    base=$(_waypoint_fuzz_free_base_port)
-    waypoint_log "starting the platform on 127.0.0.1:$base-$((base + 6)) in $WAYPOINT_FUZZ_DIR"
-    env "${environment[@]}" "$bin/waypoint" up --no-build --bin-path "$bin" --data-dir "$WAYPOINT_FUZZ_DIR/data" \
-        --base-port "$base" --demo --log-format json --drain-timeout 5 --ready-timeout 240 \
-        >"$WAYPOINT_FUZZ_DIR/platform.log" 2>&1 </dev/null &
-    WAYPOINT_FUZZ_LAUNCHER_PID=$!
+    # A port can still be taken between the probe and the bind (another test's outgoing connection): the launcher then
+    # exits with "port in use" before starting anything, and the platform is started again on another range.
+    local attempt
+    for ((attempt = 1; ; attempt++)); do
+        base=$(_waypoint_fuzz_free_base_port)
+        waypoint_log "starting the platform on 127.0.0.1:$base-$((base + 6)) in $WAYPOINT_FUZZ_DIR"
+        env "${environment[@]}" "$bin/waypoint" up --no-build --bin-path "$bin" --data-dir "$WAYPOINT_FUZZ_DIR/data" \
+            --base-port "$base" --demo --log-format json --drain-timeout 5 --ready-timeout 240 \
+            >"$WAYPOINT_FUZZ_DIR/platform.log" 2>&1 </dev/null &
+        WAYPOINT_FUZZ_LAUNCHER_PID=$!
+        for ((waited = 0; waited < 50; waited++)); do
+            kill -0 "$WAYPOINT_FUZZ_LAUNCHER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        if ! kill -0 "$WAYPOINT_FUZZ_LAUNCHER_PID" 2>/dev/null && ((attempt < 5)) &&
+            grep -q 'port in use' "$WAYPOINT_FUZZ_DIR/platform.log"; then
+            wait "$WAYPOINT_FUZZ_LAUNCHER_PID" 2>/dev/null || true
+            waypoint_log "$(grep -m1 'port in use' "$WAYPOINT_FUZZ_DIR/platform.log") — trying other ports"
+            continue
+        fi
+        break
+    done
     for ((waited = 0; ; waited++)); do
         if ! kill -0 "$WAYPOINT_FUZZ_LAUNCHER_PID" 2>/dev/null; then
             tail -n 40 "$WAYPOINT_FUZZ_DIR/platform.log" >&2
