@@ -6,23 +6,27 @@ import Foundation
 /// Layout (little-endian): the magic `WPROADGR`; ``formatVersion`` (`UInt32`); the profile version (`Int64`); the
 /// extracts' key (32 bytes, ``RoadNetworkLoader/extractsKey(of:)``); the payload's length (`UInt64`) and SHA-256 (32
 /// bytes); then the payload — the build report and every flat array of the graph as raw little-endian memory
-/// (``CacheByteWriter``), the ways, and the graph's ``RoadLandmarks`` (so a start runs no landmark searches). A file
+/// (``CacheByteWriter``), the ways, the graph's ``RoadLandmarks`` (so a start runs no landmark searches) and, on a big
+/// graph, its ``RoadHierarchy`` (a flag byte, then ranks and both arc lists; minutes to build on 1M vertices). A file
 /// whose magic, format version, profile version or key differ is stale; one whose length, checksum or structure do not
 /// hold is corrupt. Either is rebuilt, never trusted.
 public enum RoadGraphCacheFile {
     /// Bumped whenever the layout changes (2: landmarks added; 3: the roundabout flag in the ways' flag byte — a
-    /// version-2 file has no such bit and is rebuilt).
-    public static let formatVersion: UInt32 = 3
+    /// version-2 file has no such bit and is rebuilt; 4: the hierarchy block).
+    public static let formatVersion: UInt32 = 4
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
 
-    /// The file's bytes for `graph` and its `landmarks` (computed here when `nil`; none for a graph whose arrays
-    /// disagree, which decoding refuses anyway), built from the extracts whose key is `key` (32 bytes, a SHA-256; any
-    /// other length is hashed to 32 bytes, here and in ``decode(_:key:profile:)`` alike).
-    public static func encode(_ graph: RoadGraph, report: RoadGraphBuilder.Report, key: [UInt8], landmarks: RoadLandmarks? = nil) -> [UInt8] {
+    /// The file's bytes for `graph`, its `landmarks` (computed here when `nil`; none for a graph whose arrays
+    /// disagree, which decoding refuses anyway) and its `hierarchy` (none when `nil`), built from the extracts whose key
+    /// is `key` (32 bytes, a SHA-256; any other length is hashed to 32 bytes, here and in ``decode(_:key:profile:)``
+    /// alike).
+    public static func encode(_ graph: RoadGraph, report: RoadGraphBuilder.Report, key: [UInt8], landmarks: RoadLandmarks? = nil,
+                              hierarchy: RoadHierarchy? = nil) -> [UInt8] {
         let key = normalized(key)
         var payload = encodePayload(graph, report: report)
         encode(landmarks ?? RoadLandmarks(graph: graph, count: graph.structuralProblem == nil ? nil : 0), into: &payload)
+        encode(hierarchy, into: &payload)
         var header = CacheByteWriter()
         for byte in magic { header.write(byte) }
         header.write(formatVersion)
@@ -33,10 +37,10 @@ public enum RoadGraphCacheFile {
         return header.bytes + payload.bytes
     }
 
-    /// The graph and its landmarks in `bytes`, if they are a sound cache of the extracts with `key` under `profile`;
-    /// otherwise why not.
+    /// The graph, its landmarks and hierarchy in `bytes`, if they are a sound cache of the extracts with `key` under
+    /// `profile`; otherwise why not.
     public static func decode(_ bytes: [UInt8], key: [UInt8], profile: BikeProfile)
-        -> Result<(graph: RoadGraph, report: RoadGraphBuilder.Report, landmarks: RoadLandmarks), RoadGraphCacheMiss> {
+        -> Result<(graph: RoadGraph, report: RoadGraphBuilder.Report, landmarks: RoadLandmarks, hierarchy: RoadHierarchy?), RoadGraphCacheMiss> {
         let key = normalized(key)
         guard bytes.count >= headerSize else { return .failure(.corrupt("\(bytes.count) bytes, shorter than the header")) }
         guard Array(bytes[0..<8]) == magic else { return .failure(.corrupt("not a road graph cache (magic)")) }
@@ -56,11 +60,14 @@ public enum RoadGraphCacheFile {
             var payload = CacheByteReader(bytes, offset: headerSize)
             let decoded = try decodePayload(&payload, profile: profile)
             let landmarks = try decodeLandmarks(&payload, graph: decoded.graph)
+            let hierarchy = try decodeHierarchy(&payload, graph: decoded.graph)
             guard payload.isAtEnd else { return .failure(.corrupt("bytes after the payload")) }
-            if let problem = decoded.graph.structuralProblem ?? landmarks.problem(vertexCount: decoded.graph.vertexCount) {
+            let vertexCount = decoded.graph.vertexCount
+            if let problem = decoded.graph.structuralProblem ?? landmarks.problem(vertexCount: vertexCount)
+                ?? hierarchy?.problem(vertexCount: vertexCount) {
                 return .failure(.corrupt(problem))
             }
-            return .success((decoded.graph, decoded.report, landmarks))
+            return .success((decoded.graph, decoded.report, landmarks, hierarchy))
         } catch {
             return .failure(.corrupt("payload ends early (byte \(error.offset))"))
         }
@@ -112,6 +119,29 @@ public enum RoadGraphCacheFile {
     private static func decodeLandmarks(_ input: inout CacheByteReader, graph: RoadGraph) throws(CacheByteReader.Truncated) -> RoadLandmarks {
         let vertices = try input.readArray(of: Int32.self), units = try input.readArray(of: Double.self)
         return RoadLandmarks(vertices: vertices, units: units, steps: try input.readArray(of: UInt16.self), graph: graph)
+    }
+
+    /// The hierarchy block: a flag byte (0: none), then ranks, the upward and the downward arcs.
+    private static func encode(_ hierarchy: RoadHierarchy?, into out: inout CacheByteWriter) {
+        guard let hierarchy else { out.write(UInt8(0)); return }
+        out.write(UInt8(1))
+        out.write(array: hierarchy.ranks)
+        for list in [hierarchy.upward, hierarchy.downward] {
+            out.write(array: list.starts)
+            out.write(array: list.heads)
+            out.write(array: list.weights)
+        }
+    }
+
+    private static func decodeHierarchy(_ input: inout CacheByteReader, graph: RoadGraph) throws(CacheByteReader.Truncated) -> RoadHierarchy? {
+        guard try input.read(UInt8.self) != 0 else { return nil }
+        let ranks = try input.readArray(of: Int32.self)
+        func list() throws(CacheByteReader.Truncated) -> RoadHierarchy.ArcList {
+            RoadHierarchy.ArcList(starts: try input.readArray(of: Int32.self), heads: try input.readArray(of: Int32.self),
+                                  weights: try input.readArray(of: Float.self))
+        }
+        let upward = try list()
+        return RoadHierarchy(ranks: ranks, upward: upward, downward: try list(), graph: graph)
     }
 
     private static func decodePayload(_ input: inout CacheByteReader, profile: BikeProfile) throws(CacheByteReader.Truncated)

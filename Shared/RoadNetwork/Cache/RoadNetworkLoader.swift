@@ -4,8 +4,8 @@ import Foundation
 /// A road graph ready for a service: imported from its extracts or read from the compiled cache.
 ///
 /// Snapping and street search are built from ``graph`` (``SnapIndex/init(graph:cellDegrees:)``,
-/// ``StreetIndex/init(graph:)``): they are derived in one pass over its arrays, so the cache holds the graph and its
-/// landmarks (which take searches to compute) only.
+/// ``StreetIndex/init(graph:)``): they are derived in one pass over its arrays, so the cache holds the graph, its
+/// landmarks and (on a big graph) its hierarchy — what takes searches to compute — only.
 public struct LoadedRoadNetwork: Sendable {
     /// Where the graph came from.
     public enum Source: Sendable, Hashable {
@@ -20,6 +20,8 @@ public struct LoadedRoadNetwork: Sendable {
     /// Its landmarks for routing (``RoadRouter/init(network:alternativeRules:)``): read from the cache, or computed
     /// after an import (and cached with the graph).
     public var landmarks: RoadLandmarks
+    /// Its contraction hierarchy on a big graph (``RoadHierarchy/wanted(vertexCount:)``), likewise; `nil` otherwise.
+    public var hierarchy: RoadHierarchy?
     /// What the import found (kept in the cache, so a cache hit reports it too).
     public var report: RoadGraphBuilder.Report
     /// The extracts' key, hex: SHA-256 over their sorted SHA-256s.
@@ -46,31 +48,40 @@ public enum RoadNetworkLoader {
         let hex = key.map { String(format: "%02x", $0) }.joined()
         guard let cacheDirectory else {
             let (graph, report) = try RoadGraphBuilder(profile: profile).build(extracts)
-            return LoadedRoadNetwork(graph: graph, landmarks: RoadLandmarks(graph: graph), report: report, extractsSHA256: hex,
-                                     source: .imported(cacheMiss: nil))
+            return LoadedRoadNetwork(graph: graph, landmarks: RoadLandmarks(graph: graph), hierarchy: hierarchy(of: graph), report: report,
+                                     extractsSHA256: hex, source: .imported(cacheMiss: nil))
         }
         let file = URL(fileURLWithPath: cacheDirectory).appendingPathComponent(cacheFileName)
         let miss: RoadGraphCacheMiss
         if let data = FileManager.default.contents(atPath: file.path) {
             switch RoadGraphCacheFile.decode([UInt8](data), key: key, profile: profile) {
-            case .success(let (graph, report, landmarks)):
-                return LoadedRoadNetwork(graph: graph, landmarks: landmarks, report: report, extractsSHA256: hex, source: .cache)
+            case .success(let (graph, report, landmarks, hierarchy))
+                    where hierarchy != nil || !RoadHierarchy.wanted(vertexCount: graph.vertexCount):
+                return LoadedRoadNetwork(graph: graph, landmarks: landmarks, hierarchy: hierarchy, report: report, extractsSHA256: hex,
+                                         source: .cache)
+            case .success: miss = .corrupt("a big graph without its hierarchy")
             case .failure(let reason): miss = reason
             }
         } else {
             miss = FileManager.default.fileExists(atPath: file.path) ? .corrupt("cannot be read") : .missing
         }
         let (graph, report) = try RoadGraphBuilder(profile: profile).build(extracts)
-        let landmarks = RoadLandmarks(graph: graph)
-        var loaded = LoadedRoadNetwork(graph: graph, landmarks: landmarks, report: report, extractsSHA256: hex,
+        let landmarks = RoadLandmarks(graph: graph), hierarchy = hierarchy(of: graph)
+        var loaded = LoadedRoadNetwork(graph: graph, landmarks: landmarks, hierarchy: hierarchy, report: report, extractsSHA256: hex,
                                        source: .imported(cacheMiss: miss))
         do {
             try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-            try Data(RoadGraphCacheFile.encode(graph, report: report, key: key, landmarks: landmarks)).write(to: file, options: .atomic)
+            try Data(RoadGraphCacheFile.encode(graph, report: report, key: key, landmarks: landmarks, hierarchy: hierarchy))
+                .write(to: file, options: .atomic)
         } catch {
             loaded.cacheWriteError = "\(file.path): \(error.localizedDescription)"
         }
         return loaded
+    }
+
+    /// The hierarchy a graph of its size routes with, built; `nil` for a small one.
+    static func hierarchy(of graph: RoadGraph) -> RoadHierarchy? {
+        RoadHierarchy.wanted(vertexCount: graph.vertexCount) && graph.structuralProblem == nil ? RoadHierarchy(graph: graph) : nil
     }
 
     /// The key a cache is built for: SHA-256 over the extracts' own SHA-256s, sorted (the graph does not depend on the

@@ -35,10 +35,11 @@ public struct RoadLandmarks: Sendable {
     /// The largest unit: how far a bound may fall short of consistency (equivalent metres).
     var maximumUnit: Double { units.max() ?? 0 }
 
-    /// Landmarks by graph size: 16 (the usual ALT choice; returns diminish past it) up to 300,000 vertices, 8 above,
-    /// so a 1M-vertex network keeps 32 MB of landmark rows instead of 64 MB (`docs/road-network.md`, "Speed").
+    /// Landmarks by graph size: 16 (the usual ALT choice; returns diminish past it) on graphs that route without a
+    /// hierarchy, none on those that have one (``RoadHierarchy/wanted(vertexCount:)``: its exact potentials replace
+    /// the bounds; `docs/road-network.md`, "Speed").
     public static func defaultCount(vertexCount: Int) -> Int {
-        vertexCount <= 300_000 ? 16 : 8
+        RoadHierarchy.wanted(vertexCount: vertexCount) ? 0 : 16
     }
 
     /// The landmarks of `graph` on its base weights: `count` of them (by default ``defaultCount(vertexCount:)``; 0

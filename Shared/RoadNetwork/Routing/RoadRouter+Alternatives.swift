@@ -54,21 +54,20 @@ extension RoadRouter {
     /// Grows both trees to the stretch bound; the best weight and where the best route meets the destination, or
     /// `nil` when no route passes through the graph (the direct piece, if any, is then the only route).
     ///
-    /// The trees stop one landmark unit past the bound (``RoadLandmarks/maximumUnit``): the potentials are consistent
-    /// only up to that unit, and with the margin every vertex whose route weight is within the bound is settled in
+    /// The trees stop one landmark unit past the bound (``RoadLandmarks/maximumUnit``; with a hierarchy its slack,
+    /// ``consistencySlack(upTo:)``): the potentials are consistent only up to that, and with the margin every vertex whose route weight is within the bound is settled in
     /// both trees with its exact distance, so candidates, plateaus and shared weights read exact trees.
     private func growTrees(_ ends: LegEnds, weights: RoadWeights, forward: SearchTree, backward: SearchTree)
         -> (best: Double, meeting: (vertex: Int, target: Seed))? {
         let stretch = alternativeRules.maximumStretch
-        let margin = landmarks.maximumUnit * 1.001
         var best = ends.direct?.weight ?? .infinity
         var meeting: (vertex: Int, target: Seed)?
-        let active = ends.origins.first.flatMap { origin in
+        let active = hierarchy != nil ? nil : ends.origins.first.flatMap { origin in
             ends.targets.first.map { landmarks.activeLandmarks(from: origin.vertex, to: $0.vertex, count: RoadLandmarks.activeCount) }
         }
         forward.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                     potential: potential(towards: ends.targets, active: active, scale: weights.overlay.boundScale),
-                     stop: { $0 > best * stretch + margin },
+                     potential: potential(forward, towards: ends.targets, active: active, scale: weights.overlay.boundScale),
+                     stop: { $0 > best * stretch + consistencySlack(upTo: best * stretch) },
                      settle: { vertex, weight in
                          for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                              best = weight + target.weight
@@ -83,7 +82,8 @@ extension RoadRouter {
         // d(s, w) + d(w, t) — the backward tree covers the stretch ellipse itself and computes no landmark bound.
         // Outside the bound nothing it holds is read.
         backward.grow(graph, weights, backwards: true, seeds: ends.targets.map { ($0.vertex, $0.weight) },
-                      potential: { forward.isSettled($0) ? forward.distance($0) : .infinity }, stop: { $0 > best * stretch + margin })
+                      potential: { forward.isSettled($0) ? forward.distance($0) : .infinity },
+                      stop: { $0 > best * stretch + consistencySlack(upTo: best * stretch) })
         return (best, meeting)
     }
 
@@ -175,9 +175,9 @@ extension RoadRouter {
         guard x < candidate.viaIndex, y > candidate.viaIndex else { return true }  // no stretch crosses the via vertex
         let along = before + after
         let target = candidate.vertices[y]
-        let toTarget = potential(towards: [Seed(vertex: target, weight: 0, piece: nil)], scale: weights.overlay.boundScale)
         return trees.withTree { tree in
             var shortest = Double.infinity
+            let toTarget = potential(tree, towards: [Seed(vertex: target, weight: 0, piece: nil)], scale: weights.overlay.boundScale)
             tree.grow(graph, weights, backwards: false, seeds: [(candidate.vertices[x], 0)], potential: toTarget,
                       stop: { $0 >= shortest || $0 > along * (1 + 1e-12) }, settle: { vertex, weight in if vertex == target { shortest = min(shortest, weight) } })
             return shortest >= along * (1 - 1e-12)

@@ -46,7 +46,7 @@ extension RoadRouter {
             var best = ends.direct?.weight ?? .infinity
             var meeting: (vertex: Int, target: Seed)?
             tree.grow(graph, weights, backwards: false, seeds: ends.origins.map { ($0.vertex, $0.weight) },
-                      potential: potential(towards: ends.targets, scale: weights.overlay.boundScale), stop: { $0 >= best },
+                      potential: potential(tree, towards: ends.targets, scale: weights.overlay.boundScale), stop: { $0 >= best },
                       settle: { vertex, weight in
                           for target in ends.targets where target.vertex == vertex && weight + target.weight < best {
                               best = weight + target.weight
@@ -67,6 +67,24 @@ extension RoadRouter {
         for arc in arcs { pieces.append(RoutePiece(graph: graph, weights: weights, arc: arc)) }  // no closure: it copied the graph
         if let end = target.piece { pieces.append(end) }
         return pieces
+    }
+
+    /// The potential of a forward search in `tree` towards `seeds`: the hierarchy's exact base distance where there
+    /// is one (computed in the tree's workspace), else the landmark bound (using the landmarks `active`).
+    ///
+    /// Either way times `scale` (``CostOverlay/boundScale``): an overlay that discounts must not make it overestimate.
+    func potential(_ tree: SearchTree, towards seeds: [Seed], active: [Int]? = nil, scale: Double) -> (Int) -> Double {
+        guard let hierarchy else { return potential(towards: seeds, active: active, scale: scale) }
+        let work = tree.hierarchyPotential
+        work.prepare(hierarchy, seeds: seeds.map { ($0.vertex, $0.weight) }, towards: true)
+        let factor = scale * (1 - HierarchyPotential.relativeSlack)
+        return { vertex in factor * work.value(hierarchy, vertex) }
+    }
+
+    /// How far a potential of this router may fall short of consistency on routes of weight up to `weight`: a
+    /// landmark unit, or the hierarchy's relative slack (twice: the bound at both ends of an arc).
+    func consistencySlack(upTo weight: Double) -> Double {
+        hierarchy == nil ? landmarks.maximumUnit * 1.001 : 2 * HierarchyPotential.relativeSlack * weight
     }
 
     /// A lower bound on the weight from a vertex to the nearest of `seeds` (plus its weight): the A* potential of a

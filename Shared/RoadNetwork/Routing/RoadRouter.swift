@@ -18,6 +18,9 @@ public struct RoadRouter: Sendable {
     public let baseWeights: RoadWeights
     /// The landmarks of the A* lower bounds.
     public let landmarks: RoadLandmarks
+    /// On big graphs (``RoadHierarchy/minimumVertexCount`` vertices or more): the contraction hierarchy whose exact
+    /// base-weight distances replace the landmark bounds as every search's potential.
+    public let hierarchy: RoadHierarchy?
     let locator: SegmentLocator
     /// Search workspaces, reused by query after query.
     let trees: SearchTreePool
@@ -32,29 +35,42 @@ public struct RoadRouter: Sendable {
     /// The most via points a request may have. Each leg is a search of its own; 25 covers any ride a person plans by
     /// hand (Google Maps allows 9 stops on the web, 25 through its API) and bounds a request's work.
     public static let maximumViaPoints = 25
-    /// Landmarks on networks up to 300,000 vertices (``RoadLandmarks/defaultCount(vertexCount:)``: 8 above): 16 is the
-    /// usual ALT choice for city networks (Goldberg & Harrelson found returns to diminish past 16).
+    /// Landmarks on networks that route without a hierarchy (``RoadLandmarks/defaultCount(vertexCount:)``: none on those
+    /// with one): 16 is the usual ALT choice for city networks (Goldberg & Harrelson found returns to diminish past 16).
     public static let defaultLandmarkCount = 16
 
     /// A router over `graph` with `landmarkCount` landmarks (by default as many as
-    /// ``RoadLandmarks/defaultCount(vertexCount:)`` gives; 0: plain Dijkstra, for comparison), computed here.
-    public init(graph: RoadGraph, landmarkCount: Int? = nil, alternativeRules: AlternativeRules = AlternativeRules()) {
-        self.init(graph: graph, landmarks: RoadLandmarks(graph: graph, count: landmarkCount), alternativeRules: alternativeRules)
+    /// ``RoadLandmarks/defaultCount(vertexCount:)`` gives; 0: plain Dijkstra, for comparison) and, on graphs of
+    /// ``RoadHierarchy/minimumVertexCount`` vertices or more (or when `hierarchy` says so), a contraction hierarchy —
+    /// all computed here.
+    public init(graph: RoadGraph, landmarkCount: Int? = nil, hierarchy: Bool? = nil, alternativeRules: AlternativeRules = AlternativeRules()) {
+        let wanted = hierarchy ?? RoadHierarchy.wanted(vertexCount: graph.vertexCount)
+        self.init(graph: graph, landmarks: RoadLandmarks(graph: graph, count: landmarkCount), hierarchy: wanted ? RoadHierarchy(graph: graph) : nil,
+                  alternativeRules: alternativeRules)
     }
 
-    /// A router over a loaded network, with the landmarks it was loaded with (from the compiled cache: no search runs).
+    /// A router over a loaded network, with the landmarks and hierarchy it was loaded with (from the compiled cache:
+    /// no search runs).
     public init(network: LoadedRoadNetwork, alternativeRules: AlternativeRules = AlternativeRules()) {
-        self.init(graph: network.graph, landmarks: network.landmarks, alternativeRules: alternativeRules)
+        self.init(graph: network.graph, landmarks: network.landmarks, hierarchy: network.hierarchy, alternativeRules: alternativeRules)
     }
 
-    /// A router over `graph` with landmarks computed for it (``RoadLandmarks/init(graph:count:)``); landmarks of
-    /// another graph would give wrong bounds, so they are computed anew instead.
-    public init(graph: RoadGraph, landmarks: RoadLandmarks, alternativeRules: AlternativeRules = AlternativeRules()) {
+    /// A router over `graph` with landmarks and a hierarchy computed for it (``RoadLandmarks/init(graph:count:)``,
+    /// ``RoadHierarchy/init(graph:)``); those of another graph would give wrong bounds, so they are computed anew
+    /// instead. With a hierarchy, every search's potential is the hierarchy's exact base distance and the landmarks
+    /// are not read.
+    public init(graph: RoadGraph, landmarks: RoadLandmarks, hierarchy: RoadHierarchy? = nil, alternativeRules: AlternativeRules = AlternativeRules()) {
         self.graph = graph
         fingerprint = graph.fingerprint
         snapIndex = SnapIndex(graph: graph)
         baseWeights = RoadWeights(graph: graph)
         self.landmarks = landmarks.graphFingerprint == fingerprint ? landmarks : RoadLandmarks(graph: graph, count: landmarks.count)
+        let fingerprint = graph.fingerprint
+        if let hierarchy, hierarchy.graphFingerprint != fingerprint {
+            self.hierarchy = RoadHierarchy(graph: graph)
+        } else {
+            self.hierarchy = hierarchy
+        }
         locator = SegmentLocator(graph: graph)
         trees = SearchTreePool(vertexCount: graph.vertexCount)
         self.alternativeRules = alternativeRules

@@ -30,6 +30,16 @@ final class SearchTree: @unchecked Sendable {  // used by one search at a time: 
     /// Vertices in the order they were settled (a reopened vertex appears again).
     @exclusivity(unchecked) private(set) var order: [Int32] = []
     @exclusivity(unchecked) private var heap = MinHeap()
+    /// The workspace of hierarchy potentials, allocated on first use.
+    @exclusivity(unchecked) private var hierarchyWorkspace: HierarchyPotential?
+
+    /// The tree's workspace for hierarchy potentials.
+    var hierarchyPotential: HierarchyPotential {
+        if let hierarchyWorkspace { return hierarchyWorkspace }
+        let made = HierarchyPotential(vertexCount: vertexCount)
+        hierarchyWorkspace = made
+        return made
+    }
 
     init(vertexCount: Int) {
         self.vertexCount = vertexCount

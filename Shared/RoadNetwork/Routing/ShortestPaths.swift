@@ -81,6 +81,8 @@ struct MinHeap {
     private var entries: [Entry] = []
 
     var isEmpty: Bool { entries.isEmpty }
+    /// The smallest key, without taking it.
+    var smallestKey: Double? { entries.first?.key }
 
     /// Empties the heap, keeping its storage for the next search.
     mutating func removeAll() {
