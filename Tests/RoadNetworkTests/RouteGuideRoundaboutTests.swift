@@ -392,7 +392,7 @@ struct RouteGuideRoundaboutTests {
             return
         }
         #expect(decoded.graph.ways == built.graph.ways)
-        #expect(RoadGraphCacheFile.formatVersion == 3)
+        #expect(RoadGraphCacheFile.formatVersion >= 3, "a version-2 cache (no roundabout bit) is stale")
     }
 
     @Test("words: ordinals to the 10th, then \"exit 11\"; no exit number; exit roundabout without a name")

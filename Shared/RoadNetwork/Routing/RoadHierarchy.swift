@@ -114,6 +114,7 @@ private struct HierarchyBuilder {
 
     /// Vertices a witness search settles at most: beyond it a shortcut is added that may not be needed (correct, a
     /// little larger). Simulated contractions (priorities) look less far.
+    /// (1M grid: 200/50 took 203 s to build — more shortcuts, a denser top — and 1,000/100 156 s, as 500/100 does.)
     static let witnessLimit = 500
     static let simulationLimit = 100
 

@@ -31,7 +31,11 @@ struct ServedNetwork {
         let network = ServedNetwork(router: router, streets: streets, graphSeconds: (graphDone - start).seconds,
                                     routerSeconds: (routerDone - graphDone).seconds, memoryMebibytes: after.mebibytes(since: before))
         var line = "\(name): \(loaded.vertexCount) nodes, \(loaded.edgeCount) edges; graph in \(format(network.graphSeconds)) s, "
-        line += "router (snap index, landmarks, segment locator) in \(format(network.routerSeconds)) s"
+        line += "router (snap index, \(router.landmarks.count) landmarks, segment locator"
+        if let hierarchy = router.hierarchy {
+            line += ", hierarchy of \(hierarchy.arcCount) arcs, \(format(Double(hierarchy.memoryBytes) / 1_048_576)) MiB"
+        }
+        line += ") in \(format(network.routerSeconds)) s"
         if let streets { line += ", street index (\(streets.streets.count) streets) in \(format((streetsDone - routerDone).seconds)) s" }
         line += "; heap +\(format(withRouter.mebibytes(since: before))) MiB with the router"
         if withStreets { line += ", +\(format(after.mebibytes(since: withRouter))) MiB for the street index" }
