@@ -225,7 +225,7 @@ struct SigningKeyTests {
         try await other.start()
         let rotated = try await other.rotate()
         var signing = try await ring.signingKey().kid
-        try await eventually(timeout: .seconds(10)) {
+        try await eventually {
             signing = try await ring.signingKey().kid
             return signing == rotated
         }

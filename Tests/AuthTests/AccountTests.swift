@@ -29,7 +29,7 @@ struct AccountTests {
             #expect(unknown.status == 202 && known.status == 202)
             #expect(unknown.json["detail"] as? String == known.json["detail"] as? String)
             let mailbox = try harness.mailbox
-            #expect(try await eventually(timeout: .seconds(10)) {
+            #expect(try await eventually {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mailbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count == 1
             })
             let (token, mail) = try Self.resetToken(in: mailbox)
@@ -50,7 +50,7 @@ struct AccountTests {
 
             // A token older than 30 minutes is refused.
             _ = try await client.post("/v1/auth/password-reset", #"{"email":"resetme1@example.com"}"#)
-            #expect(try await eventually(timeout: .seconds(10)) {
+            #expect(try await eventually {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mailbox.path)) ?? []).filter { $0.hasSuffix(".eml") }.count == 2
             })
             let (late, _) = try Self.resetToken(in: mailbox)

@@ -19,18 +19,18 @@ struct NotificationStreamTests {
             let hub = NotificationGateway.embeddedHub(producerURL: url, keepAlive: .milliseconds(200))
             try await NotificationGateway.run(hub: hub) { port in
                 let buyer = UUID.v4(), other = UUID.v4()
-                #expect(try await eventually(timeout: .seconds(10)) { hub.status == .live })
+                #expect(try await eventually { hub.status == .live })
                 let buyerStream = try await SSEClient.open(port: port, user: buyer)
                 let otherStream = try await SSEClient.open(port: port, user: other)
                 defer { buyerStream.close(); otherStream.close() }
                 #expect(buyerStream.status == 200)
                 #expect(buyerStream.contentType?.hasPrefix("text/event-stream") == true)
                 #expect(buyerStream.cacheControl == "no-store")
-                #expect(try await eventually(timeout: .seconds(10)) { hub.subscriberCount == 2 })
+                #expect(try await eventually { hub.subscriberCount == 2 })
 
                 try await producer.unrelatedEvent()
                 let id = try await producer.completePurchase(buyer: buyer, amountMinor: 990)
-                #expect(try await eventually(timeout: .seconds(10)) { buyerStream.notifications.count == 1 })
+                #expect(try await eventually { buyerStream.notifications.count == 1 })
                 let message = try #require(buyerStream.notifications.first)
                 #expect(message.id == id.uuidString.lowercased())
                 #expect(message.event == "purchase.confirmed")
@@ -39,7 +39,7 @@ struct NotificationStreamTests {
                 #expect(notification.notificationId == id)
                 #expect(notification.body.contains("9.90 EUR"))
                 // The other user's stream stays open and idle: keep-alive comments, no notification.
-                #expect(try await eventually(timeout: .seconds(10)) { otherStream.received.contains { $0.comment == "keep-alive" } })
+                #expect(try await eventually { otherStream.received.contains { $0.comment == "keep-alive" } })
                 #expect(otherStream.notifications.isEmpty)
                 #expect(buyerStream.notifications.count == 1)
             }
@@ -56,25 +56,25 @@ struct NotificationStreamTests {
             for amount in [100, 200, 300] as [Int64] { collected.append(try await producer.completePurchase(buyer: buyer, amountMinor: amount)) }
             let ids = collected
             try await NotificationGateway.run(hub: hub) { port in
-                #expect(try await eventually(timeout: .seconds(10)) { hub.bufferedCounts.notifications == 3 })
+                #expect(try await eventually { hub.bufferedCounts.notifications == 3 })
                 let resumed = try await SSEClient.open(port: port, user: buyer, lastEventID: ids[0].uuidString.lowercased())
                 defer { resumed.close() }
-                #expect(try await eventually(timeout: .seconds(10)) { resumed.notifications.count == 2 })
+                #expect(try await eventually { resumed.notifications.count == 2 })
                 #expect(resumed.notifications.map(\.id) == ids[1...].map { $0.uuidString.lowercased() })
                 #expect(resumed.received.first?.retry == "5000", "the stream opens with the reconnection delay")
 
                 let unknown = try await SSEClient.open(port: port, user: buyer, lastEventID: UUID.v4().uuidString)
                 defer { unknown.close() }
-                #expect(try await eventually(timeout: .seconds(10)) { unknown.notifications.count == 3 })
+                #expect(try await eventually { unknown.notifications.count == 3 })
                 #expect(unknown.notifications.map(\.id) == ids.map { $0.uuidString.lowercased() })
 
                 let fresh = try await SSEClient.open(port: port, user: buyer)
                 defer { fresh.close() }
-                #expect(try await eventually(timeout: .seconds(10)) { fresh.notifications.count == 3 })
+                #expect(try await eventually { fresh.notifications.count == 3 })
 
                 // And the resumed stream goes on live after its backlog.
                 let next = try await producer.completePurchase(buyer: buyer)
-                #expect(try await eventually(timeout: .seconds(10)) { resumed.notifications.count == 3 })
+                #expect(try await eventually { resumed.notifications.count == 3 })
                 #expect(resumed.notifications.last?.id == next.uuidString.lowercased())
             }
         }
@@ -99,7 +99,7 @@ struct NotificationStreamTests {
             let hub = NotificationGateway.embeddedHub(producerURL: url, keepAlive: .seconds(60))
             try await NotificationGateway.run(hub: hub) { port in
                 let stream = try await SSEClient.open(port: port, user: .v4())
-                #expect(try await eventually(timeout: .seconds(10)) { hub.subscriberCount == 1 })
+                #expect(try await eventually { hub.subscriberCount == 1 })
                 stream.close()
                 #expect(try await eventually(timeout: .seconds(20)) { hub.subscriberCount == 0 })
             }
@@ -112,7 +112,7 @@ struct NotificationStreamTests {
             let hub = NotificationGateway.embeddedHub(producerURL: url, keepAlive: .seconds(60))
             let stream = try await NotificationGateway.run(hub: hub) { port in
                 let stream = try await SSEClient.open(port: port, user: .v4())
-                #expect(try await eventually(timeout: .seconds(10)) { hub.subscriberCount == 1 })
+                #expect(try await eventually { hub.subscriberCount == 1 })
                 return stream  // still open when the gateway shuts down
             }
             // NotificationGateway.run returned: the shutdown did not wait on the stream, and the client saw it end.
@@ -150,17 +150,17 @@ struct NotificationStreamTests {
                     try await producer.completePurchase(buyer: user)
                     let stream = try await SSEClient.open(port: port, user: user)
                     defer { stream.close() }
-                    #expect(try await eventually(timeout: .seconds(10)) { stream.notifications.count == 1 })
-                    #expect(try await eventually(timeout: .seconds(10)) { hub.state.withLock { $0.followsErasures } })
+                    #expect(try await eventually { stream.notifications.count == 1 })
+                    #expect(try await eventually { hub.state.withLock { $0.followsErasures } })
 
                     let erased = try NewEvent(eventType: UserErased.eventType, encoding: UserErased(userId: user, erasedAt: Date()))
                     try await auth.store.append(erased, to: "user-\(user.uuidString.lowercased())", expectedVersion: .any)
-                    #expect(try await eventually(timeout: .seconds(10)) { stream.ended })
+                    #expect(try await eventually { stream.ended })
                     #expect(hub.bufferedCounts.users == 0)
 
                     try await producer.completePurchase(buyer: user)
                     try await producer.completePurchase(buyer: other)  // read after the one above
-                    #expect(try await eventually(timeout: .seconds(10)) { hub.bufferedCounts.users == 1 })
+                    #expect(try await eventually { hub.bufferedCounts.users == 1 })
                     #expect(hub.subscribe(userID: user, after: nil).backlog.isEmpty)
                 }
             }

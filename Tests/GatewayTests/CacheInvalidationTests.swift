@@ -65,7 +65,7 @@ struct CacheInvalidationTests {
             // An event type the gateway does not know purges nothing and does not stall the follower.
             try catalogue.append("SomethingNewer", tourId: tour)
             try catalogue.append(TourPublished.eventType, tourId: tour)
-            #expect(try await eventually(timeout: .seconds(10)) {
+            #expect(try await eventually {
                 try Self.tours(try await gateway.send(.GET, Self.list)) == [tour.uuidString.lowercased()]
             }, "the list was not purged")
             #expect(try await gateway.send(.GET, detail).text.contains(#""listed":true"#))

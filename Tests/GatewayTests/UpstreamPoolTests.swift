@@ -365,7 +365,9 @@ struct UpstreamPoolTests {
         defer { server.stop() }
         try await GatewayHarness.run(configure: { configuration in
             configuration.endpoints = ServiceEndpoints(baseURLs: ["analytics": URL(string: "http://127.0.0.1:\(server.port)")!])
-            configuration.upstreamTimeouts["analytics"] = .milliseconds(300)
+            // Far below the slow answer's 30 s, far above what a fast answer takes on a starved CI machine (300 ms was not:
+            // a fast request timed out there too).
+            configuration.upstreamTimeouts["analytics"] = .seconds(5)
         }) { (gateway: GatewayHarness) async throws in
             #expect(try await gateway.send(.GET, "/v1/analytics/fast").text == "fast")
             let timedOut = try await gateway.send(.GET, "/v1/analytics/slow")

@@ -93,7 +93,7 @@ struct ServiceStorageConsumingTests {
                     // The runner counts a batch and moves its status after the batch's transaction committed, so
                     // the rows can be seen a moment before the count.
                     let head = try await producer.store.headPosition()
-                    #expect(try await eventually(timeout: .seconds(10)) {
+                    #expect(try await eventually {
                         consumer.appliedEvents == 40 && consumer.status == .running(positions: ["notes": head], transportError: nil)
                     }, "applied \(consumer.appliedEvents), status \(consumer.status)")
                     #expect(await readiness.evaluate().isReady)

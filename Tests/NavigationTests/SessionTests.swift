@@ -104,7 +104,7 @@ struct SessionTests {
                 let stream = try await server.storage.store.readStream(NavigationSessionAggregate.streamID(UUID(uuidString: id)!))
                 let types = stream.map(\.eventType)
                 #expect(types.contains(NavigationSessionStarted.eventType) && types.contains(NavigationArrived.eventType))
-                let pushed = try await eventually(timeout: .seconds(10)) {
+                let pushed = try await eventually {
                     try await server.storage.store.readStream(UserNotifications.streamID(user: rider)).count == instructions.count + 1
                 }
                 #expect(pushed, "the departure and every instruction pushed once")

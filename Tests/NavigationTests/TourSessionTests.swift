@@ -82,7 +82,7 @@ struct TourSessionTests {
                 #expect((again.json["stopsReached"] as? [String] ?? []).isEmpty)
                 let stream = try await server.storage.store.readStream(NavigationSessionAggregate.streamID(UUID(uuidString: id)!))
                 #expect(stream.filter { $0.eventType == TourStopReached.eventType }.count == 3)
-                let pushed = try await eventually(timeout: .seconds(10)) {
+                let pushed = try await eventually {
                     try await server.storage.store.readStream(UserNotifications.streamID(user: traveller))
                         .compactMap { try? $0.decode(UserNotified.self) }.filter { $0.kind == .tourStopReached }.count == 3
                 }

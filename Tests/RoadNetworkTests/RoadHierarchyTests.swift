@@ -178,4 +178,35 @@ struct RoadHierarchyTests {
         #expect(decoded(RoadHierarchy(ranks: hierarchy.ranks, upward: short, downward: hierarchy.downward, graph: graph)).failureReason
             == .corrupt("hierarchy upward arcs differ in length"))
     }
+
+    @Test("the loader builds the hierarchy at import, caches it and loads it back; a cache of a big graph without one is rebuilt; a router from the loaded network routes like Dijkstra")
+    func loader() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("road-hierarchy-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Krems counts as big here (a hierarchy from 1 vertex on).
+        let imported = try RoadNetworkLoader.load(extracts: [OSMFixtures.krems], cacheDirectory: directory, profile: BikeProfile(), hierarchyFrom: 1)
+        let built = try #require(imported.hierarchy)
+        #expect(imported.source == .imported(cacheMiss: .missing))
+        let cached = try RoadNetworkLoader.load(extracts: [OSMFixtures.krems], cacheDirectory: directory, profile: BikeProfile(), hierarchyFrom: 1)
+        #expect(cached.source == .cache)
+        let read = try #require(cached.hierarchy)
+        #expect(read.ranks == built.ranks && read.upward.weights == built.upward.weights && read.downward.heads == built.downward.heads)
+        let router = RoadRouter(network: cached)
+        #expect(router.hierarchy != nil)
+        let dijkstra = ShortestPaths(graph: cached.graph)
+        var generator = SeededGenerator(seed: 5_500)
+        for _ in 0..<50 {
+            let a = Int.random(in: 0..<cached.graph.vertexCount, using: &generator), b = Int.random(in: 0..<cached.graph.vertexCount, using: &generator)
+            #expect(RouteFixtures.same(router.route(fromVertex: a, toVertex: b)?.weight ?? .infinity, dijkstra.path(from: a, to: b)?.weight ?? .infinity))
+        }
+        // The default threshold: Krems is small, the cache without a hierarchy is sound for it…
+        let small = try RoadNetworkLoader.load(extracts: [OSMFixtures.krems], cacheDirectory: directory + "-small", profile: BikeProfile(),
+                                               hierarchyFrom: RoadHierarchy.minimumVertexCount)
+        defer { try? FileManager.default.removeItem(atPath: directory + "-small") }
+        #expect(small.hierarchy == nil && small.landmarks.count == 16)
+        // …but a loader that wants one for it does not trust that file and rebuilds it.
+        let wanting = try RoadNetworkLoader.load(extracts: [OSMFixtures.krems], cacheDirectory: directory + "-small", profile: BikeProfile(), hierarchyFrom: 1)
+        #expect(wanting.source == .imported(cacheMiss: .corrupt("a big graph without its hierarchy")))
+        #expect(wanting.hierarchy != nil)
+    }
 }

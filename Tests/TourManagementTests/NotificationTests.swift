@@ -143,7 +143,7 @@ struct NotificationTests {
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 _ = try await Self.appendTriggers(store)
-                try await eventually(timeout: .seconds(10)) { try await Self.notifications(of: Self.author, in: store).count >= 2 }
+                try await eventually { try await Self.notifications(of: Self.author, in: store).count >= 2 }
                 try await body(storage, store)
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
@@ -163,7 +163,7 @@ struct NotificationTests {
     func liveCheckpoint() async throws {
         try await Self.withLiveNotifier { storage, store in
             // Notifications and their triggers: the checkpoint is saved at or after the last trigger's batch.
-            try await eventually(timeout: .seconds(10)) { try await storage.checkpoints.position(of: UserNotifier.checkpointName) > 0 }
+            try await eventually { try await storage.checkpoints.position(of: UserNotifier.checkpointName) > 0 }
             // Events that notify nobody: the checkpoint still reaches the head within a second or two.
             for index in 0..<20 {
                 try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data(#"{"n":\#(index)}"#.utf8)), to: "quiet-\(index % 3)",
@@ -171,7 +171,7 @@ struct NotificationTests {
                 try await Task.sleep(for: .milliseconds(100))
             }
             let head = try await store.headPosition()
-            try await eventually(timeout: .seconds(10)) {
+            try await eventually {
                 try await store.append(NewEvent(eventType: "SomethingQuiet", payload: Data("{}".utf8)), to: "quiet-tail", expectedVersion: .any)
                 return try await storage.checkpoints.position(of: UserNotifier.checkpointName) >= head
             }

@@ -149,7 +149,7 @@ struct ProgressRoutesTests {
                 _ = try await client.executeRequest(uri: "/v1/tours/\(id)", method: .get, headers: headers, body: nil)
             }
             // Views are written by the recorder's background writer, after the pages were served.
-            try await eventually(timeout: .seconds(10), interval: .milliseconds(10)) { try await storage.store.readStream("views-\(id)").count >= 3 }
+            try await eventually(interval: .milliseconds(10)) { try await storage.store.readStream("views-\(id)").count >= 3 }
             // A deliberate observation window: no fourth view arrives late.
             try await Task.sleep(for: .milliseconds(100))
             let viewed = try await storage.store.readStream("views-\(id)")

@@ -44,6 +44,15 @@ public enum RoadNetworkLoader {
     /// an extract cannot be read whole.
     public static func load(extracts: [String], cacheDirectory: String?, profile: BikeProfile = BikeProfile()) throws
         -> LoadedRoadNetwork {
+        try load(extracts: extracts, cacheDirectory: cacheDirectory, profile: profile, hierarchyFrom: RoadHierarchy.minimumVertexCount)
+    }
+
+    /// The same, building a hierarchy for graphs of `hierarchyFrom` vertices or more (tests force one on small ones).
+    static func load(extracts: [String], cacheDirectory: String?, profile: BikeProfile, hierarchyFrom: Int) throws
+        -> LoadedRoadNetwork {
+        func hierarchy(of graph: RoadGraph) -> RoadHierarchy? {
+            graph.vertexCount >= hierarchyFrom && graph.structuralProblem == nil ? RoadHierarchy(graph: graph) : nil
+        }
         let key = try extractsKey(of: extracts)
         let hex = key.map { String(format: "%02x", $0) }.joined()
         guard let cacheDirectory else {
@@ -56,7 +65,7 @@ public enum RoadNetworkLoader {
         if let data = FileManager.default.contents(atPath: file.path) {
             switch RoadGraphCacheFile.decode([UInt8](data), key: key, profile: profile) {
             case .success(let (graph, report, landmarks, hierarchy))
-                    where hierarchy != nil || !RoadHierarchy.wanted(vertexCount: graph.vertexCount):
+                    where hierarchy != nil || graph.vertexCount < hierarchyFrom:
                 return LoadedRoadNetwork(graph: graph, landmarks: landmarks, hierarchy: hierarchy, report: report, extractsSHA256: hex,
                                          source: .cache)
             case .success: miss = .corrupt("a big graph without its hierarchy")
@@ -77,11 +86,6 @@ public enum RoadNetworkLoader {
             loaded.cacheWriteError = "\(file.path): \(error.localizedDescription)"
         }
         return loaded
-    }
-
-    /// The hierarchy a graph of its size routes with, built; `nil` for a small one.
-    static func hierarchy(of graph: RoadGraph) -> RoadHierarchy? {
-        RoadHierarchy.wanted(vertexCount: graph.vertexCount) && graph.structuralProblem == nil ? RoadHierarchy(graph: graph) : nil
     }
 
     /// The key a cache is built for: SHA-256 over the extracts' own SHA-256s, sorted (the graph does not depend on the
