@@ -5,15 +5,12 @@ import Testing
 /// The contraction hierarchy big graphs route with (CH-Potentials: exact base distances as the A* potential). Oracles
 /// independent of it: Dijkstra (``ShortestPaths``) on the graph, on its reverse and on the overlaid graph, and the
 /// alternative rules checked by Dijkstra (``RouteLandmarkTests/expectRules(_:_:vertexOf:dijkstra:)``). Hierarchies are
-/// forced on small graphs here (Krems, Monaco, a 40 × 40 grid); `waypoint-bench roads` measures the 1M grid.
+/// forced on small graphs here (Krems, Monaco and the 30 × 30 grid of ``RouteLandmarkTests``); `waypoint-bench roads`
+/// measures the 1M grid.
 @Suite("Contraction hierarchy potentials")
 struct RoadHierarchyTests {
-    static let grid: RoadGraph? = try? GridFixture.graph(size: 40, seed: 11)
-
-    /// Krems, Monaco, the 40 × 40 grid.
-    static func graph(_ index: Int) throws -> RoadGraph {
-        try #require([RouteFixtures.kremsGraph, RouteFixtures.monacoGraph, grid][index])
-    }
+    /// Krems, Monaco, the 30 × 30 grid.
+    static func graph(_ index: Int) throws -> RoadGraph { try RouteLandmarkTests.graph(index) }
 
     @Test("every potential is the Dijkstra weight (to and from a vertex, and to the nearest of weighted seeds) within Float rounding, infinite exactly where there is no route",
           arguments: [0, 1, 2])
