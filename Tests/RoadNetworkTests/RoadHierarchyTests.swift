@@ -97,28 +97,13 @@ struct RoadHierarchyTests {
     func alternatives(graphIndex: Int) throws {
         let graph = try Self.graph(graphIndex)
         let router = RoadRouter(graph: graph, landmarkCount: 0, hierarchy: true)
-        let rules = router.alternativeRules
-        let vertexOf = Dictionary(uniqueKeysWithValues: graph.vertexNodeIDs.enumerated().map { ($1, $0) })
         var generator = SeededGenerator(seed: 5_300 + UInt64(graphIndex))
         let discounting = try RouteFixtures.randomOverlay(graph, count: graph.edgeCount, factors: 0.5...1.2, penalties: false, using: &generator)
         var alternatives = 0
         for overlay in [CostOverlay.empty, discounting] {
-            let dijkstra = ShortestPaths(graph: RouteFixtures.overlaid(graph, overlay))
-            let weights = router.weights(for: overlay)
-            var pairs = 0
-            while pairs < 20 {
-                let a = Int.random(in: 0..<graph.vertexCount, using: &generator), b = Int.random(in: 0..<graph.vertexCount, using: &generator)
-                guard a != b, let best = dijkstra.path(from: a, to: b) else { continue }
-                pairs += 1
-                let request = RouteRequest(origin: RoadPoint(latitude: graph.vertexLatitudes[a], longitude: graph.vertexLongitudes[a]),
-                                           destination: RoadPoint(latitude: graph.vertexLatitudes[b], longitude: graph.vertexLongitudes[b]),
-                                           alternatives: 2)
-                let routes = try router.route(request, weights: weights).routes
-                try #require(!routes.isEmpty)
-                #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
-                alternatives += routes.count - 1
-                RouteLandmarkTests.expectRules(routes, rules, vertexOf: vertexOf, dijkstra: dijkstra)
-            }
+            alternatives += try RouteLandmarkTests.expectAlternatives(router, graph, weights: router.weights(for: overlay),
+                                                                      dijkstra: ShortestPaths(graph: RouteFixtures.overlaid(graph, overlay)),
+                                                                      pairs: 20, using: &generator)
         }
         #expect(alternatives > 0)
     }

@@ -89,26 +89,35 @@ struct RouteLandmarkTests {
         }
     }
 
-    @Test("with coarse landmarks every alternative still obeys the rules and the best route is Dijkstra's", arguments: [0, 2])
-    func coarseAlternatives(graphIndex: Int) throws {
-        let graph = try Self.graph(graphIndex)
-        let coarse = RoadRouter(graph: graph, landmarks: RoadLandmarks(graph: graph, count: 16, levels: 8))
-        let rules = coarse.alternativeRules, dijkstra = ShortestPaths(graph: graph)
+    /// Best + 2 alternatives between `pairs` random connected vertex pairs of `graph` under `weights`: the best weight
+    /// is Dijkstra's (`dijkstra`: the graph as weighted) and the alternatives obey the rules. Returns how many
+    /// alternatives there were.
+    static func expectAlternatives(_ router: RoadRouter, _ graph: RoadGraph, weights: RoadWeights, dijkstra: ShortestPaths, pairs wanted: Int,
+                                   using generator: inout SeededGenerator) throws -> Int {
         let vertexOf = Dictionary(uniqueKeysWithValues: graph.vertexNodeIDs.enumerated().map { ($1, $0) })
-        var generator = SeededGenerator(seed: 4_400 + UInt64(graphIndex))
         var pairs = 0, alternatives = 0
-        while pairs < 25 {
+        while pairs < wanted {
             let a = Int.random(in: 0..<graph.vertexCount, using: &generator), b = Int.random(in: 0..<graph.vertexCount, using: &generator)
             guard a != b, let best = dijkstra.path(from: a, to: b) else { continue }
             pairs += 1
             let request = RouteRequest(origin: RoadPoint(latitude: graph.vertexLatitudes[a], longitude: graph.vertexLongitudes[a]),
                                        destination: RoadPoint(latitude: graph.vertexLatitudes[b], longitude: graph.vertexLongitudes[b]), alternatives: 2)
-            let routes = try coarse.route(request).routes
+            let routes = try router.route(request, weights: weights).routes
             try #require(!routes.isEmpty)
             #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
             alternatives += routes.count - 1
-            Self.expectRules(routes, rules, vertexOf: vertexOf, dijkstra: dijkstra)
+            expectRules(routes, router.alternativeRules, vertexOf: vertexOf, dijkstra: dijkstra)
         }
+        return alternatives
+    }
+
+    @Test("with coarse landmarks every alternative still obeys the rules and the best route is Dijkstra's", arguments: [0, 2])
+    func coarseAlternatives(graphIndex: Int) throws {
+        let graph = try Self.graph(graphIndex)
+        let coarse = RoadRouter(graph: graph, landmarks: RoadLandmarks(graph: graph, count: 16, levels: 8))
+        var generator = SeededGenerator(seed: 4_400 + UInt64(graphIndex))
+        let alternatives = try Self.expectAlternatives(coarse, graph, weights: coarse.baseWeights, dijkstra: ShortestPaths(graph: graph), pairs: 25,
+                                                       using: &generator)
         #expect(alternatives > 0)
     }
 
@@ -121,7 +130,6 @@ struct RouteLandmarkTests {
         #expect(overlay.boundScale < 0.51 && overlay.boundScale >= CostOverlay.minimumFactor)
         let overlaidGraph = RouteFixtures.overlaid(graph, overlay)
         let overlaid = ShortestPaths(graph: overlaidGraph)
-        let vertexOf = Dictionary(uniqueKeysWithValues: graph.vertexNodeIDs.enumerated().map { ($1, $0) })
         var cheaper = 0, alternatives = 0
         for router in [RoadRouter(graph: graph), RoadRouter(graph: graph, landmarks: RoadLandmarks(graph: graph, count: 16, levels: 8))] {
             let weights = router.weights(for: overlay)
@@ -133,21 +141,7 @@ struct RouteLandmarkTests {
                 #expect(RouteFixtures.same(found, expected), "\(source) → \(target): \(found) vs \(expected)")
                 if let base = router.route(fromVertex: source, toVertex: target)?.weight, found < base * (1 - 1e-9) { cheaper += 1 }
             }
-            let rules = router.alternativeRules
-            var pairs = 0
-            while pairs < 15 {
-                let a = Int.random(in: 0..<graph.vertexCount, using: &generator), b = Int.random(in: 0..<graph.vertexCount, using: &generator)
-                guard a != b, let best = overlaid.path(from: a, to: b) else { continue }
-                pairs += 1
-                let request = RouteRequest(origin: RoadPoint(latitude: graph.vertexLatitudes[a], longitude: graph.vertexLongitudes[a]),
-                                           destination: RoadPoint(latitude: graph.vertexLatitudes[b], longitude: graph.vertexLongitudes[b]),
-                                           alternatives: 2)
-                let routes = try router.route(request, weights: weights).routes
-                try #require(!routes.isEmpty)
-                #expect(RouteFixtures.same(routes[0].weight, best.weight) || routes[0].weight < best.weight)
-                alternatives += routes.count - 1
-                Self.expectRules(routes, rules, vertexOf: vertexOf, dijkstra: overlaid)
-            }
+            alternatives += try Self.expectAlternatives(router, graph, weights: weights, dijkstra: overlaid, pairs: 15, using: &generator)
         }
         #expect(cheaper > 50, "the discounts change routes: \(cheaper) of 240 got cheaper")
         #expect(alternatives > 0)

@@ -20,9 +20,6 @@ final class HierarchyPotential {
     private var stack: [Int32] = []
     /// Whether values recurse over the upward arcs (towards seeds) or the downward ones (from seeds).
     private var towards = true
-    /// The largest upward distance of the last preparation: the rounding slack of the Float arcs is below
-    /// ``slack`` of it.
-    private(set) var largest = 0.0
 
     /// How far a value may fall below the exact distance, relative to the distances involved (Float's 2⁻²⁴ per arc,
     /// with room for the sums).
@@ -43,7 +40,6 @@ final class HierarchyPotential {
         base += 2
         self.towards = towards
         heap.removeAll()
-        largest = 0
         for seed in seeds where seed.weight.isFinite {
             if stamps[seed.vertex] != base || seed.weight < values[seed.vertex] {
                 values[seed.vertex] = seed.weight
@@ -58,7 +54,6 @@ final class HierarchyPotential {
                 arcs.weights.withUnsafeBufferPointer { weights in
                     while let (key, v) = heap.pop() {
                         guard key <= values[v] else { continue }
-                        largest = key
                         for slot in Int(starts[v])..<Int(starts[v + 1]) {
                             let x = Int(heads[slot])
                             let candidate = key + Double(weights[slot])

@@ -65,7 +65,6 @@ public struct RoadRouter: Sendable {
         snapIndex = SnapIndex(graph: graph)
         baseWeights = RoadWeights(graph: graph)
         self.landmarks = landmarks.graphFingerprint == fingerprint ? landmarks : RoadLandmarks(graph: graph, count: landmarks.count)
-        let fingerprint = graph.fingerprint
         if let hierarchy, hierarchy.graphFingerprint != fingerprint {
             self.hierarchy = RoadHierarchy(graph: graph)
         } else {
