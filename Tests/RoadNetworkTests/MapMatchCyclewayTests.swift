@@ -19,14 +19,14 @@ struct MapMatchCyclewayTests {
         let graph = router.graph
         var pairs: [[(cycleway: Coordinate2D, road: Coordinate2D, edge: Int)]] = []
         for edge in 0..<graph.edgeCount where pairs.count < count {
-            guard isCycleway(graph.ways[Int(graph.edgeWays[edge])].use), graph.edgeLengths[edge] >= 60 else { continue }
+            guard isCycleway(graph.ways.use(of: Int(graph.edgeWays[edge]))), graph.edgeLengths[edge] >= 60 else { continue }
             let shape = graph.travelShape(of: edge, reversed: false)
             var points: [(cycleway: Coordinate2D, road: Coordinate2D, edge: Int)] = []
             var roadWay: Int32?
             for offset in stride(from: 10.0, to: graph.edgeLengths[edge] - 10, by: 5) {
                 let point = graph.point(at: offset, on: shape)
                 let roads = router.snapIndex.edges(within: 25, latitude: point.latitude, longitude: point.longitude).filter {
-                    $0.distance >= 5 && roadClasses.contains(graph.ways[Int(graph.edgeWays[$0.edge])].use.wayClass)
+                    $0.distance >= 5 && roadClasses.contains(graph.ways.use(of: Int(graph.edgeWays[$0.edge])).wayClass)
                         && (roadWay == nil || graph.edgeWays[$0.edge] == roadWay)
                 }
                 guard let road = roads.first else { continue }

@@ -70,8 +70,7 @@ struct MapMatchEndsTests {
         let lattice = MatchLattice([], index: router.snapIndex, rules: MapMatchRules())
         let assembly = router.trees.withTree { tree in
             MatchAssembly(lattice: lattice, fixes: [], transitions: MatchTransitions(graph: graph, costs: RoadWeights(matchingCostsOf: graph, exponent: 0.5),
-                                                                                        rules: MapMatchRules(), tree: tree, plane: MatchPlane(graph: graph),
-                                                                                        shapeOffsets: router.snapIndex.shapeOffsets))
+                                                                                        rules: MapMatchRules(), tree: tree, plane: MatchPlane(graph: graph)))
         }
         // Two edges of at least 60 m, ridden from 10 m into the first to 20 m into the second.
         let long = (0..<graph.edgeCount).filter { graph.edgeLengths[$0] >= 60 }

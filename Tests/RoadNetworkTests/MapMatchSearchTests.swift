@@ -16,8 +16,7 @@ struct MapMatchSearchTests {
         let pairs: [(guided: Double?, plain: Double?)] = router.trees.withTree { tree in
             var random = SplitMixRandom(seed: 2_026)
             var result: [(guided: Double?, plain: Double?)] = []
-            let transitions = MatchTransitions(graph: graph, costs: matcher.costs, rules: matcher.rules, tree: tree, plane: matcher.plane,
-                                               shapeOffsets: router.snapIndex.shapeOffsets)
+            let transitions = MatchTransitions(graph: graph, costs: matcher.costs, rules: matcher.rules, tree: tree, plane: matcher.plane)
             for _ in 0..<300 {
                 let start = Int(random.next() % UInt64(graph.vertexCount))
                 // Targets: up to 8 vertices within 150 m of a point ~55 m north of the start (the next fix's candidates).

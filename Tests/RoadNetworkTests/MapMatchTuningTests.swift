@@ -183,17 +183,9 @@ struct MapMatchRideDetailTests {
         if environment["WAYPOINT_MATCH_PRIOR"] == "off" { (rules.preferenceExponent, rules.minorWayFactor) = (0, 1) }
         let result = MapMatcher(router: router, rules: rules).match(ride.observations)
         let graph = router.graph
-        func edge(ofPoint point: Int) -> Int {
-            var (low, high) = (0, graph.edgeCount - 1)
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if Int(graph.edgeShapeStarts[middle]) <= point { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
         func describe(_ pair: CostOverlay.NodePair) -> String {
             guard let point = router.locator.segments(pair).first?.point else { return "?" }
-            let way = graph.ways[Int(graph.edgeWays[edge(ofPoint: point)])]
+            let way = graph.ways[Int(graph.edgeWays[graph.edge(ofPoint: point)])]
             return "\(way.name ?? "-")/\(way.use.wayClass)/\(way.use.mode)/pref \(way.use.preference)\(way.use.inCycleNetwork ? "/network" : "")"
         }
         let truth = RouteMismatch.pairs([ride.truth]), found = RouteMismatch.pairs(result.pieces.map(\.osmNodes))

@@ -37,7 +37,7 @@ enum RouteFixtures {
         for edge in 0..<graph.edgeCount {
             let nodes = Array(graph.shapeNodes(of: edge))
             let start = Int(graph.edgeShapeStarts[edge])
-            let perMetre = graph.ways[Int(graph.edgeWays[edge])].use.weightPerMetre
+            let perMetre = graph.ways.use(of: Int(graph.edgeWays[edge])).weightPerMetre
             var forward = 0.0, backward = 0.0
             for index in 0..<(nodes.count - 1) {
                 let length = RoadGraphBuilder.distance((graph.shapeLatitudes[start + index], graph.shapeLongitudes[start + index]),

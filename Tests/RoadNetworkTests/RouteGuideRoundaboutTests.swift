@@ -181,7 +181,7 @@ struct RouteGuideRoundaboutTests {
     }
 
     static func isRing(_ graph: RoadGraph, _ segment: RoadRoute.Segment) -> Bool {
-        graph.ways[Int(graph.edgeWays[segment.edge])].use.isRoundabout
+        graph.ways.use(of: Int(graph.edgeWays[segment.edge])).isRoundabout
     }
 
     /// The route's runs of ring pieces: first and last index.

@@ -87,7 +87,7 @@ struct RouteOracleTests {
         let reversed = from > to
         guard (reversed ? graph.edgeBackwardWeights[edge] : graph.edgeForwardWeights[edge]).isFinite else { return .infinity }
         let start = Int(graph.edgeShapeStarts[edge]), end = Int(graph.edgeShapeStarts[edge + 1])
-        let perMetre = graph.ways[Int(graph.edgeWays[edge])].use.weightPerMetre
+        let perMetre = graph.ways.use(of: Int(graph.edgeWays[edge])).weightPerMetre
         var offsets = [0.0]
         for point in start..<(end - 1) {
             offsets.append(offsets.last! + RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]),

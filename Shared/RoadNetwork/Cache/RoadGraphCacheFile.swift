@@ -169,7 +169,7 @@ public enum RoadGraphCacheFile {
         return (graph, report)
     }
 
-    private static func decodeWays(_ input: inout CacheByteReader) throws(CacheByteReader.Truncated) -> [RoadWay] {
+    private static func decodeWays(_ input: inout CacheByteReader) throws(CacheByteReader.Truncated) -> RoadWays {
         let ids = try input.readArray(of: Int64.self)
         let speeds = try input.readArray(of: Double.self), preferences = try input.readArray(of: Double.self)
         let weights = try input.readArray(of: Double.self), flags = try input.readArray(of: UInt8.self)
@@ -189,7 +189,7 @@ public enum RoadGraphCacheFile {
                                  weightPerMetre: weights[index])
             ways.append(RoadWay(osmID: ids[index], name: name, ref: ref, use: use))
         }
-        return ways
+        return RoadWays(ways)
     }
 }
 

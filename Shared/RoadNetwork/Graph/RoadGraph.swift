@@ -33,7 +33,7 @@ public struct RoadGraph: Sendable {
     public internal(set) var shapeLongitudes: [Double] = []
 
     /// The ways edges come from.
-    public internal(set) var ways: [RoadWay] = []
+    public internal(set) var ways = RoadWays()
 
     // Adjacency (compressed rows): for vertex v, arcs `adjacency[adjacencyStarts[v] ..< adjacencyStarts[v + 1]]`,
     // each `edge << 1 | reversed`.

@@ -54,11 +54,12 @@ public struct RoadGraphBuilder {
             return index
         }
         // Ways in OSM id order, so a graph does not depend on the order of the extracts.
+        var builtWays: [RoadWay] = []
         let order = ways.records.indices.sorted { ways.records[$0].way.osmID < ways.records[$1].way.osmID }
         for recordIndex in order {
             let record = ways.records[recordIndex]
-            let wayIndex = Int32(graph.ways.count)
-            graph.ways.append(record.way)
+            let wayIndex = Int32(builtWays.count)
+            builtWays.append(record.way)
             let refs = ways.nodeIDs[record.nodes]
             var piece: [(id: Int64, position: (Double, Double))] = []
             func flush() {
@@ -109,6 +110,7 @@ public struct RoadGraphBuilder {
             }
             flush()
         }
+        graph.ways = RoadWays(builtWays)
         graph.buildAdjacency()
         graph.shrinkToFit()
         return graph
@@ -136,7 +138,6 @@ extension RoadGraph {
         exact(&edgeSources); exact(&edgeTargets); exact(&edgeLengths); exact(&edgeForwardWeights); exact(&edgeBackwardWeights)
         exact(&edgeWays); exact(&edgeShapeStarts)
         exact(&shapeNodeIDs); exact(&shapeLatitudes); exact(&shapeLongitudes)
-        exact(&ways)
     }
 
     /// Fills the compressed adjacency rows from the edge arrays.

@@ -137,11 +137,11 @@ public struct RouteGuide: Sendable {
     }
 
     private func wayClass(of segment: RoadRoute.Segment) -> String {
-        graph.ways[Int(graph.edgeWays[segment.edge])].use.wayClass
+        graph.ways.use(of: Int(graph.edgeWays[segment.edge])).wayClass
     }
 
     private func isRing(_ segment: RoadRoute.Segment) -> Bool {
-        graph.ways[Int(graph.edgeWays[segment.edge])].use.isRoundabout
+        graph.ways.use(of: Int(graph.edgeWays[segment.edge])).isRoundabout
     }
 
     /// The vertex a piece ends at, in travel order (a real vertex for every piece of a leg but its last).
@@ -153,7 +153,7 @@ public struct RouteGuide: Sendable {
     func isRoundaboutExit(_ vertex: Int) -> Bool {
         var found = false
         graph.forEachArc(from: vertex) { arc in
-            if !found, !graph.ways[Int(graph.edgeWays[arc.edge])].use.isRoundabout { found = true }
+            if !found, !graph.ways.use(of: Int(graph.edgeWays[arc.edge])).isRoundabout { found = true }
         }
         return found
     }

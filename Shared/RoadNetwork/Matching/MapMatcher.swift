@@ -125,8 +125,7 @@ public struct MapMatcher: Sendable {
     public func match(_ observations: [MatchObservation]) -> MapMatchResult {
         let lattice = MatchLattice(observations, index: router.snapIndex, rules: rules)
         return router.trees.withTree { tree in
-            let transitions = MatchTransitions(graph: router.graph, costs: costs, rules: rules, tree: tree, plane: plane,
-                                               shapeOffsets: router.snapIndex.shapeOffsets)
+            let transitions = MatchTransitions(graph: router.graph, costs: costs, rules: rules, tree: tree, plane: plane)
             let path = MatchViterbi(lattice: lattice, fixes: observations, transitions: transitions).run()
             return MatchAssembly(lattice: lattice, fixes: observations, transitions: transitions).result(path)
         }

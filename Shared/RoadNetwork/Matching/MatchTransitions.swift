@@ -14,8 +14,6 @@ struct MatchTransitions {
     let tree: SearchTree
     /// The plane the searches' A* bound is measured in.
     let plane: MatchPlane
-    /// Metres along each shape point's edge from its source (``SnapIndex``'s, which the candidates' positions use).
-    let shapeOffsets: [Double]
 
     /// A route found between two states: its length in metres, its cost in metres (length + preference extra), and
     /// its first and last arcs (-1 when it has none: the two states' vertices are one).
@@ -147,8 +145,10 @@ struct MatchTransitions {
         guard end > start else { return }
         let length = graph.edgeLengths[edge]
         let first = line.count
+        var offset = 0.0  // metres from the source, summed as the snap offsets are (``RoadGraph/shapeOffset(ofPoint:edge:)``)
         for point in start..<end {
-            let fromSource = point == end - 1 ? length : shapeOffsets[point]
+            let fromSource = point == end - 1 ? length : offset
+            if point < end - 1 { offset += graph.segmentLength(point) }
             let along = reversed ? length - fromSource : fromSource
             if along > after && along < before { line.append((graph.shapeLatitudes[point], graph.shapeLongitudes[point])) }
         }
@@ -227,7 +227,7 @@ extension RoadWeights {
         let highest = graph.profile.maximumPreference
         var forward = graph.edgeLengths, backward = graph.edgeLengths
         for edge in 0..<graph.edgeCount {
-            let use = graph.ways[Int(graph.edgeWays[edge])].use
+            let use = graph.ways.use(of: Int(graph.edgeWays[edge]))
             let preference = max(use.preference, 1e-3)
             let minor = Self.isMinor(use, classes: minorClasses, profile: graph.profile) ? Swift.max(minorFactor, 1) : 1
             let factor = Swift.max(1, Foundation.pow(highest / preference, exponent)) * minor

@@ -35,9 +35,9 @@ public struct RoadWeights: Sendable {
             let segments = locator.segments(pair)
             if segments.isEmpty { unmatched += 1 }
             for (point, reversed) in segments {
-                let edge = locator.edge(ofPoint: point)
+                let edge = graph.edge(ofPoint: point)
                 let length = graph.segmentLength(point)
-                let perMetre = graph.ways[Int(graph.edgeWays[edge])].use.weightPerMetre
+                let perMetre = graph.ways.use(of: Int(graph.edgeWays[edge])).weightPerMetre
                 let extra = length * perMetre * (adjustment.factor - 1) + adjustment.penalty
                 if reversed { backward[edge] += extra } else { forward[edge] += extra }  // += on infinity stays infinite
             }
@@ -56,7 +56,7 @@ public struct RoadWeights: Sendable {
         let reversed = from > to
         guard (reversed ? backward[edge] : forward[edge]).isFinite else { return .infinity }
         let low = min(from, to), high = max(from, to)
-        let perMetre = graph.ways[Int(graph.edgeWays[edge])].use.weightPerMetre
+        let perMetre = graph.ways.use(of: Int(graph.edgeWays[edge])).weightPerMetre
         if overlay.isEmpty { return (high - low) * perMetre }
         var weight = 0.0
         var start = 0.0
@@ -94,5 +94,25 @@ extension RoadGraph {
     /// Length in metres of the shape segment from shape point `point` to the next.
     func segmentLength(_ point: Int) -> Double {
         RoadGraphBuilder.distance((shapeLatitudes[point], shapeLongitudes[point]), (shapeLatitudes[point + 1], shapeLongitudes[point + 1]))
+    }
+
+    /// The edge whose shape holds shape point `point` (a vertex shared by two edges: the later edge's first point
+    /// and the earlier edge's last are distinct shape points, so this is unambiguous). A binary search over the
+    /// edges' shape starts: no array from shape points to edges is kept (it was 15 MiB on the 1M-node grid).
+    public func edge(ofPoint point: Int) -> Int {
+        var low = 0, high = edgeCount - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(edgeShapeStarts[middle]) <= point { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Metres along `edge`'s shape from its source to its shape point `point`: the segments' lengths summed in order,
+    /// as the snap offsets and the edge's length are (computed when asked, not stored: 29 MiB on the 1M-node grid).
+    func shapeOffset(ofPoint point: Int, edge: Int) -> Double {
+        var offset = 0.0
+        for segment in Int(edgeShapeStarts[edge])..<point { offset += segmentLength(segment) }
+        return offset
     }
 }

@@ -18,24 +18,13 @@ struct SegmentLocator: Sendable {
         var slot = firstSlot(of: pair.from)
         while slot < byNode.count, graph.shapeNodeIDs[Int(byNode[slot])] == pair.from {
             let point = Int(byNode[slot])
-            let edge = self.edge(ofPoint: point)
+            let edge = graph.edge(ofPoint: point)
             let first = Int(graph.edgeShapeStarts[edge]), last = Int(graph.edgeShapeStarts[edge + 1]) - 1
             if point < last, graph.shapeNodeIDs[point + 1] == pair.to { found.append((point, false)) }
             if point > first, graph.shapeNodeIDs[point - 1] == pair.to { found.append((point - 1, true)) }
             slot += 1
         }
         return found
-    }
-
-    /// The edge whose shape holds shape point `point` (a vertex shared by two edges: the later edge's first point
-    /// and the earlier edge's last are distinct shape points, so this is unambiguous).
-    func edge(ofPoint point: Int) -> Int {
-        var low = 0, high = graph.edgeCount - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if Int(graph.edgeShapeStarts[middle]) <= point { low = middle } else { high = middle - 1 }
-        }
-        return low
     }
 
     private func firstSlot(of node: Int64) -> Int {

@@ -57,8 +57,8 @@ extension RoadGraph {
         }
         let shapeStart = RoadPoint(latitude: shapeLatitudes[first], longitude: shapeLongitudes[first])
         let points = [lowPoint ?? shapeStart] + inner + [highPoint ?? shapeStart]
-        let use = ways[Int(edgeWays[piece.edge])].use
-        return RoadRoute.Segment(edge: piece.edge, reversed: piece.reversed, wayID: ways[Int(edgeWays[piece.edge])].osmID,
+        let use = ways.use(of: Int(edgeWays[piece.edge]))
+        return RoadRoute.Segment(edge: piece.edge, reversed: piece.reversed, wayID: ways.osmIDs[Int(edgeWays[piece.edge])],
                                  nodeIDs: piece.reversed ? nodes.reversed() : nodes,
                                  coordinates: piece.reversed ? points.reversed() : points,
                                  distance: high - low, duration: (high - low) * use.secondsPerMetre, weight: piece.weight)

@@ -14,10 +14,6 @@ public struct SnapIndex: Sendable {
     /// Grid cell height in degrees of latitude (cells are about as wide in metres).
     public var cellDegrees: Double { grid.cellLatitude }
     let grid: SnapGrid
-    private var segmentEdges: [Int32] = []  // shape point → its edge, for segment starts
-    /// Shape point → metres along its edge's shape from the edge's source (0 for an edge's last point: it starts no
-    /// segment; its offset is the edge's length).
-    private(set) var shapeOffsets: [Double] = []
 
     /// Where a coordinate meets an edge.
     public struct Snap: Sendable, Hashable {
@@ -39,18 +35,6 @@ public struct SnapIndex: Sendable {
     public init(graph: RoadGraph, cellDegrees: Double? = nil) {
         self.graph = graph
         grid = SnapGrid(graph: graph, cellDegrees: cellDegrees)
-        segmentEdges = [Int32](repeating: -1, count: graph.shapeLatitudes.count)
-        shapeOffsets = [Double](repeating: 0, count: graph.shapeLatitudes.count)
-        for edge in 0..<graph.edgeCount {
-            let start = Int(graph.edgeShapeStarts[edge]), end = Int(graph.edgeShapeStarts[edge + 1])
-            var offset = 0.0
-            for point in start..<(end - 1) {
-                segmentEdges[point] = Int32(edge)
-                shapeOffsets[point] = offset
-                offset += RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]),
-                                                    (graph.shapeLatitudes[point + 1], graph.shapeLongitudes[point + 1]))
-            }
-        }
     }
 
     /// The nearest edge within `radius` metres of (`latitude`, `longitude`), or `nil` ("no street near this point").
@@ -129,7 +113,7 @@ public struct SnapIndex: Sendable {
             let distance = RoadGraphBuilder.distance((frame.latitude, frame.longitude), (latitude, longitude))
             guard distance <= collector.limit else { continue }
             let before = collector.limit
-            collector.offer(SnapCandidate(point: Int32(point), edge: segmentEdges[point], latitude: latitude,
+            collector.offer(SnapCandidate(point: Int32(point), edge: Int32(graph.edge(ofPoint: point)), latitude: latitude,
                                           longitude: longitude, distance: distance))
             if collector.limit != before { cutoff = frame.squaredCutoff(beyond: collector.limit) }
         }
@@ -139,7 +123,7 @@ public struct SnapIndex: Sendable {
     /// to the point — the same sums in the same order as walking the shape.
     func snap(_ candidate: SnapCandidate) -> Snap {
         let point = Int(candidate.point), edge = Int(candidate.edge)
-        let offset = shapeOffsets[point]
+        let offset = graph.shapeOffset(ofPoint: point, edge: edge)
             + RoadGraphBuilder.distance((graph.shapeLatitudes[point], graph.shapeLongitudes[point]), (candidate.latitude, candidate.longitude))
         return Snap(edge: edge, segment: point - Int(graph.edgeShapeStarts[edge]), latitude: candidate.latitude,
                     longitude: candidate.longitude, distance: candidate.distance, offset: offset)

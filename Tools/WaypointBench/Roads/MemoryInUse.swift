@@ -70,7 +70,7 @@ enum MemoryInUse {
         }
     }
 
-    /// Bytes of the graph's public flat arrays (vertices, edges, shapes) plus its ways' records and their strings: what
+    /// Bytes of the graph's public flat arrays (vertices, edges, shapes) plus its ways (ids, kinds and their strings): what
     /// any copy of the graph must hold, without the adjacency, the snapping grid, the street index or the landmarks.
     static func graphArrayBytes(_ graph: RoadGraph) -> Int {
         func bytes<T>(_ array: [T]) -> Int { array.count * MemoryLayout<T>.stride }
@@ -78,13 +78,7 @@ enum MemoryInUse {
         total += bytes(graph.edgeSources) + bytes(graph.edgeTargets) + bytes(graph.edgeLengths)
         total += bytes(graph.edgeForwardWeights) + bytes(graph.edgeBackwardWeights) + bytes(graph.edgeWays) + bytes(graph.edgeShapeStarts)
         total += bytes(graph.shapeNodeIDs) + bytes(graph.shapeLatitudes) + bytes(graph.shapeLongitudes)
-        total += bytes(graph.ways)
-        for way in graph.ways {
-            // Strings over 15 UTF-8 bytes live out of line (with a 32-byte header).
-            for text in [way.name, way.ref, way.use.surface, way.use.wayClass].compactMap({ $0 }) where text.utf8.count > 15 {
-                total += text.utf8.count + 32
-            }
-        }
+        total += graph.ways.memoryBytes
         return total
     }
 }

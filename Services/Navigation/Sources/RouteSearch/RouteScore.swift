@@ -64,7 +64,7 @@ public struct RouteScore: Sendable, Hashable {
     init(legs: [RoadRoute], steps: [RouteStep], graph: RoadGraph, annotations: RouteAnnotations.Along, turnCosts: TurnCosts) {
         var byClass: [String: Double] = [:]
         for segment in legs.flatMap(\.segments) {
-            byClass[graph.ways[Int(graph.edgeWays[segment.edge])].use.wayClass, default: 0] += segment.distance
+            byClass[graph.ways.use(of: Int(graph.edgeWays[segment.edge])).wayClass, default: 0] += segment.distance
         }
         let turning = steps.filter { $0.maneuver.kind == .turn || $0.maneuver.kind == .roundabout }
         weight = legs.reduce(0) { $0 + $1.weight }

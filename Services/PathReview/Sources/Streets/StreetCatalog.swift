@@ -39,7 +39,7 @@ public struct StreetCatalog: Sendable {
         var lengths: [Int64: Double] = [:]
         let graph = index.graph
         for street in index.streets {
-            let ridden = street.edges.contains { graph.ways[Int(graph.edgeWays[$0])].use.mode == .ride }
+            let ridden = street.edges.contains { graph.ways.use(of: Int(graph.edgeWays[$0])).mode == .ride }
             compatibilities[street.id] = StreetCompatibility(reasons: ridden ? [] : [.pushOnly])
             lengths[street.id] = street.edges.reduce(0) { $0 + graph.edgeLengths[$1] }
         }
