@@ -16,7 +16,7 @@ extension RoadGraph {
               Self.isRowIndex(adjacencyStarts, total: adjacency.count, minimumStep: 0) else { return "adjacency rows out of order" }
         guard adjacency.allSatisfy({ (0..<Int32(clamping: 2 * edges)).contains($0) }) else { return "an arc names a missing edge" }
         guard Self.areCoordinates(vertexLatitudes, vertexLongitudes), Self.areCoordinates(shapeLatitudes, shapeLongitudes) else {
-            return "a coordinate is not finite or out of range"
+            return "a coordinate is out of range"
         }
         guard edgeLengths.allSatisfy({ $0.isFinite && $0 >= 0 }),
               edgeForwardWeights.allSatisfy({ $0 >= 0 }), edgeBackwardWeights.allSatisfy({ $0 >= 0 }) else {
@@ -25,8 +25,8 @@ extension RoadGraph {
         return nil
     }
 
-    /// Whether every latitude is finite within ±90 and every longitude within ±180.
-    private static func areCoordinates(_ latitudes: [Double], _ longitudes: [Double]) -> Bool {
+    /// Whether every latitude is within ±90 and every longitude within ±180.
+    private static func areCoordinates(_ latitudes: DegreeColumn, _ longitudes: DegreeColumn) -> Bool {
         latitudes.allSatisfy { (-90.0...90.0).contains($0) } && longitudes.allSatisfy { (-180.0...180.0).contains($0) }
     }
 

@@ -12,8 +12,8 @@ import Foundation
 /// hold is corrupt. Either is rebuilt, never trusted.
 public enum RoadGraphCacheFile {
     /// Bumped whenever the layout changes (2: landmarks added; 3: the roundabout flag in the ways' flag byte — a
-    /// version-2 file has no such bit and is rebuilt; 4: the hierarchy block).
-    public static let formatVersion: UInt32 = 4
+    /// version-2 file has no such bit and is rebuilt; 4: the hierarchy block; 5: coordinates in 10⁻⁷-degree `Int32`s).
+    public static let formatVersion: UInt32 = 5
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
 
@@ -80,8 +80,8 @@ public enum RoadGraphCacheFile {
     private static func encodePayload(_ graph: RoadGraph, report: RoadGraphBuilder.Report) -> CacheByteWriter {
         var out = CacheByteWriter()
         for count in [report.usableWays, report.missingNodeReferences, report.cycleNetworkWays] { out.write(Int64(count)) }
-        out.write(array: graph.vertexLatitudes)
-        out.write(array: graph.vertexLongitudes)
+        out.write(array: graph.vertexLatitudes.units)
+        out.write(array: graph.vertexLongitudes.units)
         out.write(array: graph.vertexNodeIDs)
         out.write(array: graph.edgeSources)
         out.write(array: graph.edgeTargets)
@@ -91,8 +91,8 @@ public enum RoadGraphCacheFile {
         out.write(array: graph.edgeWays)
         out.write(array: graph.edgeShapeStarts)
         out.write(array: graph.shapeNodeIDs)
-        out.write(array: graph.shapeLatitudes)
-        out.write(array: graph.shapeLongitudes)
+        out.write(array: graph.shapeLatitudes.units)
+        out.write(array: graph.shapeLongitudes.units)
         out.write(array: graph.adjacencyStarts)
         out.write(array: graph.adjacency)
         out.write(array: graph.ways.map(\.osmID))
@@ -150,8 +150,8 @@ public enum RoadGraphCacheFile {
                                              missingNodeReferences: Int(try input.read(Int64.self)),
                                              cycleNetworkWays: Int(try input.read(Int64.self)))
         var graph = RoadGraph(profile: profile)
-        graph.vertexLatitudes = try input.readArray(of: Double.self)
-        graph.vertexLongitudes = try input.readArray(of: Double.self)
+        graph.vertexLatitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
+        graph.vertexLongitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
         graph.vertexNodeIDs = try input.readArray(of: Int64.self)
         graph.edgeSources = try input.readArray(of: Int32.self)
         graph.edgeTargets = try input.readArray(of: Int32.self)
@@ -161,8 +161,8 @@ public enum RoadGraphCacheFile {
         graph.edgeWays = try input.readArray(of: Int32.self)
         graph.edgeShapeStarts = try input.readArray(of: Int32.self)
         graph.shapeNodeIDs = try input.readArray(of: Int64.self)
-        graph.shapeLatitudes = try input.readArray(of: Double.self)
-        graph.shapeLongitudes = try input.readArray(of: Double.self)
+        graph.shapeLatitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
+        graph.shapeLongitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
         graph.adjacencyStarts = try input.readArray(of: Int32.self)
         graph.adjacency = try input.readArray(of: Int32.self)
         graph.ways = try decodeWays(&input)

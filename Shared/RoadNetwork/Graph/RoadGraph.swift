@@ -8,8 +8,9 @@ public struct RoadGraph: Sendable {
     public let profile: BikeProfile
 
     // Vertices.
-    public internal(set) var vertexLatitudes: [Double] = []
-    public internal(set) var vertexLongitudes: [Double] = []
+    /// Coordinates in 10⁻⁷ degree, OSM's precision (``DegreeColumn``).
+    public internal(set) var vertexLatitudes = DegreeColumn()
+    public internal(set) var vertexLongitudes = DegreeColumn()
     /// The OSM node id of each vertex.
     public internal(set) var vertexNodeIDs: [Int64] = []
 
@@ -29,8 +30,8 @@ public struct RoadGraph: Sendable {
 
     // Shapes: every OSM node of every edge, endpoints included.
     public internal(set) var shapeNodeIDs: [Int64] = []
-    public internal(set) var shapeLatitudes: [Double] = []
-    public internal(set) var shapeLongitudes: [Double] = []
+    public internal(set) var shapeLatitudes = DegreeColumn()
+    public internal(set) var shapeLongitudes = DegreeColumn()
 
     /// The ways edges come from.
     public internal(set) var ways = RoadWays()

@@ -134,10 +134,10 @@ extension RoadGraph {
     /// 1M-vertex grid's graph memory was spare capacity).
     mutating func shrinkToFit() {
         func exact<T>(_ array: inout [T]) { array = array.withUnsafeBufferPointer { Array($0) } }
-        exact(&vertexLatitudes); exact(&vertexLongitudes); exact(&vertexNodeIDs)
+        vertexLatitudes.shrinkToFit(); vertexLongitudes.shrinkToFit(); exact(&vertexNodeIDs)
         exact(&edgeSources); exact(&edgeTargets); exact(&edgeLengths); exact(&edgeForwardWeights); exact(&edgeBackwardWeights)
         exact(&edgeWays); exact(&edgeShapeStarts)
-        exact(&shapeNodeIDs); exact(&shapeLatitudes); exact(&shapeLongitudes)
+        exact(&shapeNodeIDs); shapeLatitudes.shrinkToFit(); shapeLongitudes.shrinkToFit()
     }
 
     /// Fills the compressed adjacency rows from the edge arrays.
@@ -229,6 +229,7 @@ struct NodeCollector: OSMVisitor {
 
     mutating func visit(node: OSMNode) throws {
         guard wantedNodes[node.id] != nil else { return }
-        positions[node.id] = (node.latitude, node.longitude)
+        // Rounded to OSM's 10⁻⁷ degree as the graph stores them, so lengths are measured between stored coordinates.
+        positions[node.id] = (DegreeColumn.quantized(node.latitude), DegreeColumn.quantized(node.longitude))
     }
 }

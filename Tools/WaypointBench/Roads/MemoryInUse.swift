@@ -74,10 +74,10 @@ enum MemoryInUse {
     /// any copy of the graph must hold, without the adjacency, the snapping grid, the street index or the landmarks.
     static func graphArrayBytes(_ graph: RoadGraph) -> Int {
         func bytes<T>(_ array: [T]) -> Int { array.count * MemoryLayout<T>.stride }
-        var total = bytes(graph.vertexLatitudes) + bytes(graph.vertexLongitudes) + bytes(graph.vertexNodeIDs)
+        var total = graph.vertexLatitudes.memoryBytes + graph.vertexLongitudes.memoryBytes + bytes(graph.vertexNodeIDs)
         total += bytes(graph.edgeSources) + bytes(graph.edgeTargets) + bytes(graph.edgeLengths)
         total += bytes(graph.edgeForwardWeights) + bytes(graph.edgeBackwardWeights) + bytes(graph.edgeWays) + bytes(graph.edgeShapeStarts)
-        total += bytes(graph.shapeNodeIDs) + bytes(graph.shapeLatitudes) + bytes(graph.shapeLongitudes)
+        total += bytes(graph.shapeNodeIDs) + graph.shapeLatitudes.memoryBytes + graph.shapeLongitudes.memoryBytes
         total += graph.ways.memoryBytes
         return total
     }
