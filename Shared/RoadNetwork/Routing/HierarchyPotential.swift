@@ -2,7 +2,8 @@
 /// CH-Potentials (Strasser & Zeitz 2021).
 ///
 /// ``prepare(_:seeds:towards:)`` runs one Dijkstra search up the hierarchy from the seeds (towards them: backwards,
-/// over the arcs coming down into each vertex; from them: forwards, over the arcs going up). Then the weight from a
+/// over the arcs coming down into each vertex; from them: forwards, over the arcs going up) — the stored arcs and the
+/// graph's own arcs to higher ranks (``RoadHierarchy/forEachGraphArcUp(from:incoming:_:)``). Then the weight from a
 /// vertex v to the seeds is the smallest of v's own upward distance and, over v's arcs up to x, arc + value(x) — a
 /// recursion up the hierarchy, memoised, so a search pays for each vertex of the hierarchy once. Because every
 /// shortest path of a contraction hierarchy goes up and then down, the value is the exact distance on the base
@@ -54,15 +55,16 @@ final class HierarchyPotential {
                 arcs.weights.withUnsafeBufferPointer { weights in
                     while let (key, v) = heap.pop() {
                         guard key <= values[v] else { continue }
-                        for slot in Int(starts[v])..<Int(starts[v + 1]) {
-                            let x = Int(heads[slot])
-                            let candidate = key + Double(weights[slot])
+                        func relax(_ x: Int, _ weight: Double) {
+                            let candidate = key + weight
                             if stamps[x] != base || candidate < values[x] {
                                 values[x] = candidate
                                 stamps[x] = base
                                 heap.push(candidate, x)
                             }
                         }
+                        for slot in Int(starts[v])..<Int(starts[v + 1]) { relax(Int(heads[slot]), Double(weights[slot])) }
+                        hierarchy.forEachGraphArcUp(from: v, incoming: towards, relax)
                     }
                 }
             }
@@ -86,11 +88,15 @@ final class HierarchyPotential {
                             stack.append(heads[slot])
                             ready = false
                         }
+                        hierarchy.forEachGraphArcUp(from: x, incoming: !towards) { h, _ in
+                            if stamps[h] != base + 1 { stack.append(Int32(h)); ready = false }
+                        }
                         guard ready else { continue }
                         var best = stamps[x] == base ? values[x] : .infinity
                         for slot in Int(starts[x])..<Int(starts[x + 1]) {
                             best = min(best, Double(weights[slot]) + values[Int(heads[slot])])
                         }
+                        hierarchy.forEachGraphArcUp(from: x, incoming: !towards) { h, weight in best = min(best, weight + values[h]) }
                         values[x] = best
                         stamps[x] = base + 1
                         stack.removeLast()
