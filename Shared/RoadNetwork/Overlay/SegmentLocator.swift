@@ -5,6 +5,9 @@ struct SegmentLocator: Sendable {
     /// Shape point indexes ordered by OSM node id, then index.
     private let byNode: [Int32]
 
+    /// Bytes of the index.
+    var memoryBytes: Int { byNode.count * 4 }
+
     init(graph: RoadGraph) {
         self.graph = graph
         let ids = graph.shapeNodeIDs

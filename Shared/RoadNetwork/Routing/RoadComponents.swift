@@ -11,6 +11,8 @@
 public struct RoadComponents: Sendable {
     /// The component of every vertex.
     let componentOfVertex: [Int32]
+    /// Bytes of the arrays.
+    var memoryBytes: Int { (componentOfVertex.count + successorStarts.count + successors.count) * 4 + sizes.count * 8 + flags.count }
     /// Vertices per component.
     public let sizes: [Int]
     /// The condensation: the components the arcs of component `c` lead to are

@@ -20,6 +20,8 @@ public struct RoadLandmarks: Sendable {
     let units: [Double]
     /// Row `v` (2 × ``count`` entries from `v × 2 × count`): the steps of d(landmark i, v), then of d(v, landmark i).
     let steps: [UInt16]
+    /// Bytes of the arrays.
+    var memoryBytes: Int { vertices.count * 4 + units.count * 8 + steps.count * 2 }
     /// The ``RoadGraph/fingerprint`` of the graph they were computed (or loaded) for.
     let graphFingerprint: Int
 

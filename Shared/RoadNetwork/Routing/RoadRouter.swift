@@ -76,6 +76,19 @@ public struct RoadRouter: Sendable {
         components = RoadComponents(graph: graph)
     }
 
+    /// What the router keeps beside the graph's arrays, in bytes, by part (the benchmark's breakdown): the graph's
+    /// adjacency rows, the snap index, the segment locator, the components and the hierarchy or the landmarks.
+    public var memoryBreakdown: KeyValuePairs<String, Int> {
+        [
+            "adjacency": (graph.adjacencyStarts.count + graph.adjacency.count) * 4,
+            "snap index": snapIndex.memoryBytes,
+            "segment locator": locator.memoryBytes,
+            "components": components.memoryBytes,
+            "hierarchy": hierarchy?.memoryBytes ?? 0,
+            "landmarks": landmarks.memoryBytes,
+        ]
+    }
+
     /// The graph's weights under `overlay`: a copy of the weight arrays with the overlay's segments adjusted (the
     /// base weights themselves, no copy, for an empty overlay). Resolve once per overlay, reuse for every query.
     public func weights(for overlay: CostOverlay) -> RoadWeights {

@@ -234,6 +234,9 @@ struct SparseCells: Sendable {
     private let slots: [Int32]
     private let mask: Int
 
+    /// Bytes of the table.
+    var memoryBytes: Int { (cells.count + keys.count) * 8 + slots.count * 4 }
+
     /// The table of `cells` (ascending, distinct), each mapped to its index.
     init(cells: [Int]) {
         var capacity = 16

@@ -15,6 +15,13 @@ public struct SnapIndex: Sendable {
     public var cellDegrees: Double { grid.cellLatitude }
     let grid: SnapGrid
 
+    /// Bytes the index keeps beside the graph: the grid's cell rows and entries (and a sparse grid's cell table).
+    public var memoryBytes: Int {
+        var total = (grid.cellStarts.count + grid.entries.count) * 4
+        if let sparse = grid.sparse { total += sparse.memoryBytes }
+        return total
+    }
+
     /// Where a coordinate meets an edge.
     public struct Snap: Sendable, Hashable {
         /// The edge.

@@ -39,7 +39,9 @@ struct ServedNetwork {
         if let streets { line += ", street index (\(streets.streets.count) streets) in \(format((streetsDone - routerDone).seconds)) s" }
         line += "; heap +\(format(withRouter.mebibytes(since: before))) MiB with the router"
         if withStreets { line += ", +\(format(after.mebibytes(since: withRouter))) MiB for the street index" }
-        line += " (graph arrays alone \(format(Double(MemoryInUse.graphArrayBytes(loaded)) / 1_048_576)) MiB;"
+        line += " (graph arrays alone \(format(Double(MemoryInUse.graphArrayBytes(loaded)) / 1_048_576)) MiB"
+        for (part, bytes) in router.memoryBreakdown { line += ", \(part) \(format(Double(bytes) / 1_048_576))" }
+        line += ";"
         line += " RSS after malloc_trim +\(format(after.residentMebibytes - before.residentMebibytes)) MiB)"
         logger.info("\(line)")
         return network
