@@ -128,7 +128,7 @@ struct RoadGraphCacheTests {
         #expect(try scratch.load().source == .cache)
     }
 
-    @Test("a payload with a valid checksum but inconsistent arrays (missing vertex, rows out of order, NaN) is refused")
+    @Test("a payload with a valid checksum but inconsistent arrays (missing vertex, rows out of order, a coordinate off the globe, a shape point naming nothing or not its edge's end) is refused")
     func forged() throws {
         let built = try RoadGraphTests.build(RoadGraphTests.square)
         var graph = built.0
@@ -146,11 +146,20 @@ struct RoadGraphCacheTests {
         let rows = RoadGraphCacheFile.encode(graph, report: report, key: key)
         #expect(RoadGraphCacheFile.decode(rows, key: key, profile: BikeProfile()).failureReason == .corrupt("adjacency rows out of order"))
         graph.adjacencyStarts[1] = built.0.adjacencyStarts[1]
-        graph.shapeLatitudes.units[0] = 1_000_000_000  // 100° north
+        graph.vertexLatitudes.units[0] = 1_000_000_000  // 100° north
         let coordinates = RoadGraphCacheFile.encode(graph, report: report, key: key)
         #expect(RoadGraphCacheFile.decode(coordinates, key: key, profile: BikeProfile()).failureReason
                 == .corrupt("a coordinate is out of range"))
-        graph.shapeLatitudes = built.0.shapeLatitudes
+        graph.vertexLatitudes = built.0.vertexLatitudes
+        graph.shapeNodeIDs.references[0] = .max
+        let reference = RoadGraphCacheFile.encode(graph, report: report, key: key)
+        #expect(RoadGraphCacheFile.decode(reference, key: key, profile: BikeProfile()).failureReason
+                == .corrupt("a shape point names a missing vertex or point"))
+        graph.shapeNodeIDs.references[0] = ~(graph.edgeSources[0] == 0 ? 1 : 0)
+        let end = RoadGraphCacheFile.encode(graph, report: report, key: key)
+        #expect(RoadGraphCacheFile.decode(end, key: key, profile: BikeProfile()).failureReason
+                == .corrupt("an edge's shape does not run from its source to its target"))
+        graph.shapeNodeIDs = built.0.shapeNodeIDs
         let sound = RoadGraphCacheFile.encode(graph, report: report, key: key)
         #expect(RoadGraphCacheFile.decode(sound, key: key, profile: BikeProfile()).failureReason == nil)
     }

@@ -7,15 +7,23 @@ extension RoadGraph {
         guard vertexLatitudes.count == vertices, vertexLongitudes.count == vertices else { return "vertex arrays differ in length" }
         guard [edgeTargets.count, edgeLengths.count, edgeForwardWeights.count, edgeBackwardWeights.count, edgeWays.count]
             .allSatisfy({ $0 == edges }), edgeShapeStarts.count == edges + 1 else { return "edge arrays differ in length" }
-        guard shapeLatitudes.count == shapes, shapeLongitudes.count == shapes else { return "shape arrays differ in length" }
+        guard shapeLatitudes.interior.count == shapeNodeIDs.interior.count, shapeLongitudes.interior.count == shapeNodeIDs.interior.count
+        else { return "shape arrays differ in length" }
+        guard shapeNodeIDs.referencesAreInRange else { return "a shape point names a missing vertex or point" }
         guard edgeSources.allSatisfy({ (0..<Int32(clamping: vertices)).contains($0) }),
               edgeTargets.allSatisfy({ (0..<Int32(clamping: vertices)).contains($0) }) else { return "an edge names a missing vertex" }
         guard edgeWays.allSatisfy({ (0..<Int32(clamping: ways.count)).contains($0) }) else { return "an edge names a missing way" }
         guard Self.isRowIndex(edgeShapeStarts, total: shapes, minimumStep: 2) else { return "edge shapes out of order" }
+        for edge in 0..<edges {
+            guard shapeNodeIDs.references[Int(edgeShapeStarts[edge])] == ~edgeSources[edge],
+                  shapeNodeIDs.references[Int(edgeShapeStarts[edge + 1]) - 1] == ~edgeTargets[edge] else {
+                return "an edge's shape does not run from its source to its target"
+            }
+        }
         guard adjacencyStarts.count == vertices + 1, adjacency.count == 2 * edges,
               Self.isRowIndex(adjacencyStarts, total: adjacency.count, minimumStep: 0) else { return "adjacency rows out of order" }
         guard adjacency.allSatisfy({ (0..<Int32(clamping: 2 * edges)).contains($0) }) else { return "an arc names a missing edge" }
-        guard Self.areCoordinates(vertexLatitudes, vertexLongitudes), Self.areCoordinates(shapeLatitudes, shapeLongitudes) else {
+        guard Self.areCoordinates(vertexLatitudes, vertexLongitudes), Self.areCoordinates(shapeLatitudes.interior, shapeLongitudes.interior) else {
             return "a coordinate is out of range"
         }
         guard edgeLengths.allSatisfy({ $0.isFinite && $0 >= 0 }),

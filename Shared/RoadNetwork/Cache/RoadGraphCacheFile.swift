@@ -12,7 +12,8 @@ import Foundation
 /// hold is corrupt. Either is rebuilt, never trusted.
 public enum RoadGraphCacheFile {
     /// Bumped whenever the layout changes (2: landmarks added; 3: the roundabout flag in the ways' flag byte — a
-    /// version-2 file has no such bit and is rebuilt; 4: the hierarchy block; 5: coordinates in 10⁻⁷-degree `Int32`s).
+    /// version-2 file has no such bit and is rebuilt; 4: the hierarchy block; 5: coordinates in 10⁻⁷-degree `Int32`s,
+    /// shapes as references to vertices and interior points).
     public static let formatVersion: UInt32 = 5
     static let magic = Array("WPROADGR".utf8)
     static let headerSize = 8 + 4 + 8 + 32 + 8 + 32
@@ -90,9 +91,10 @@ public enum RoadGraphCacheFile {
         out.write(array: graph.edgeBackwardWeights)
         out.write(array: graph.edgeWays)
         out.write(array: graph.edgeShapeStarts)
-        out.write(array: graph.shapeNodeIDs)
-        out.write(array: graph.shapeLatitudes.units)
-        out.write(array: graph.shapeLongitudes.units)
+        out.write(array: graph.shapeNodeIDs.references)
+        out.write(array: graph.shapeNodeIDs.interior)
+        out.write(array: graph.shapeLatitudes.interior.units)
+        out.write(array: graph.shapeLongitudes.interior.units)
         out.write(array: graph.adjacencyStarts)
         out.write(array: graph.adjacency)
         out.write(array: graph.ways.map(\.osmID))
@@ -160,9 +162,10 @@ public enum RoadGraphCacheFile {
         graph.edgeBackwardWeights = try input.readArray(of: Double.self)
         graph.edgeWays = try input.readArray(of: Int32.self)
         graph.edgeShapeStarts = try input.readArray(of: Int32.self)
-        graph.shapeNodeIDs = try input.readArray(of: Int64.self)
-        graph.shapeLatitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
-        graph.shapeLongitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
+        let references = try input.readArray(of: Int32.self), interiorNodeIDs = try input.readArray(of: Int64.self)
+        let interiorLatitudes = DegreeColumn(units: try input.readArray(of: Int32.self))
+        graph.setShapes(references: references, interiorNodeIDs: interiorNodeIDs, interiorLatitudes: interiorLatitudes,
+                        interiorLongitudes: DegreeColumn(units: try input.readArray(of: Int32.self)))
         graph.adjacencyStarts = try input.readArray(of: Int32.self)
         graph.adjacency = try input.readArray(of: Int32.self)
         graph.ways = try decodeWays(&input)

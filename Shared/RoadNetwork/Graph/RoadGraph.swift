@@ -28,10 +28,11 @@ public struct RoadGraph: Sendable {
     /// Where the edge's shape starts in the shape arrays; it ends where the next edge's starts.
     public internal(set) var edgeShapeStarts: [Int32] = [0]
 
-    // Shapes: every OSM node of every edge, endpoints included.
-    public internal(set) var shapeNodeIDs: [Int64] = []
-    public internal(set) var shapeLatitudes = DegreeColumn()
-    public internal(set) var shapeLongitudes = DegreeColumn()
+    // Shapes: every OSM node of every edge, endpoints included — the ends read from the vertex columns
+    // (``ShapeColumn``).
+    public internal(set) var shapeNodeIDs = ShapeColumn<[Int64]>()
+    public internal(set) var shapeLatitudes = ShapeColumn<DegreeColumn>()
+    public internal(set) var shapeLongitudes = ShapeColumn<DegreeColumn>()
 
     /// The ways edges come from.
     public internal(set) var ways = RoadWays()
@@ -40,6 +41,12 @@ public struct RoadGraph: Sendable {
     // each `edge << 1 | reversed`.
     var adjacencyStarts: [Int32] = [0]
     var adjacency: [Int32] = []
+
+    /// Bytes the shape columns keep: one reference array (shared by the three) and the interior points' values.
+    public var shapeMemoryBytes: Int {
+        shapeNodeIDs.references.count * 4 + shapeNodeIDs.interior.count * 8 + shapeLatitudes.interior.memoryBytes
+            + shapeLongitudes.interior.memoryBytes
+    }
 
     /// Number of vertices.
     public var vertexCount: Int { vertexNodeIDs.count }
@@ -78,8 +85,8 @@ public struct RoadGraph: Sendable {
     }
 
     /// The OSM node ids along `edge` in its stored direction (source first).
-    public func shapeNodes(of edge: Int) -> ArraySlice<Int64> {
-        shapeNodeIDs[Int(edgeShapeStarts[edge])..<Int(edgeShapeStarts[edge + 1])]
+    public func shapeNodes(of edge: Int) -> [Int64] {
+        Array(shapeNodeIDs[Int(edgeShapeStarts[edge])..<Int(edgeShapeStarts[edge + 1])])
     }
 
     /// The edge's coordinates (latitude, longitude) in its stored direction.

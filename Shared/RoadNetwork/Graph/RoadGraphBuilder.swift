@@ -53,6 +53,9 @@ public struct RoadGraphBuilder {
             graph.vertexLongitudes.append(position.1)
             return index
         }
+        // Shape points: a reference per point (``ShapeColumn``) and the interior points' values.
+        var references: [Int32] = [], interiorNodeIDs: [Int64] = []
+        var interiorLatitudes = DegreeColumn(), interiorLongitudes = DegreeColumn()
         // Ways in OSM id order, so a graph does not depend on the order of the extracts.
         var builtWays: [RoadWay] = []
         let order = ways.records.indices.sorted { ways.records[$0].way.osmID < ways.records[$1].way.osmID }
@@ -90,12 +93,15 @@ public struct RoadGraphBuilder {
                 graph.edgeForwardWeights.append(use.forward ? length * use.weightPerMetre : .infinity)
                 graph.edgeBackwardWeights.append(use.backward ? length * use.weightPerMetre : .infinity)
                 graph.edgeWays.append(way)
-                for node in chain {
-                    graph.shapeNodeIDs.append(node.id)
-                    graph.shapeLatitudes.append(node.position.0)
-                    graph.shapeLongitudes.append(node.position.1)
+                references.append(~source)
+                for node in chain.dropFirst().dropLast() {
+                    references.append(Int32(interiorNodeIDs.count))
+                    interiorNodeIDs.append(node.id)
+                    interiorLatitudes.append(node.position.0)
+                    interiorLongitudes.append(node.position.1)
                 }
-                graph.edgeShapeStarts.append(Int32(graph.shapeNodeIDs.count))
+                references.append(~target)
+                graph.edgeShapeStarts.append(Int32(references.count))
             }
             var last: Int64?
             for id in refs {
@@ -113,6 +119,10 @@ public struct RoadGraphBuilder {
         graph.ways = RoadWays(builtWays)
         graph.buildAdjacency()
         graph.shrinkToFit()
+        func exact<T>(_ array: [T]) -> [T] { array.withUnsafeBufferPointer { Array($0) } }
+        interiorLatitudes.shrinkToFit(); interiorLongitudes.shrinkToFit()
+        graph.setShapes(references: exact(references), interiorNodeIDs: exact(interiorNodeIDs),
+                        interiorLatitudes: interiorLatitudes, interiorLongitudes: interiorLongitudes)
         return graph
     }
 
@@ -137,7 +147,15 @@ extension RoadGraph {
         vertexLatitudes.shrinkToFit(); vertexLongitudes.shrinkToFit(); exact(&vertexNodeIDs)
         exact(&edgeSources); exact(&edgeTargets); exact(&edgeLengths); exact(&edgeForwardWeights); exact(&edgeBackwardWeights)
         exact(&edgeWays); exact(&edgeShapeStarts)
-        exact(&shapeNodeIDs); shapeLatitudes.shrinkToFit(); shapeLongitudes.shrinkToFit()
+    }
+
+    /// Sets the shape columns: `references` per shape point (``ShapeColumn``), the interior points' values, and the
+    /// graph's vertex columns for the ends. Call once the vertex columns are final: the shape columns share them.
+    mutating func setShapes(references: [Int32], interiorNodeIDs: [Int64], interiorLatitudes: DegreeColumn,
+                            interiorLongitudes: DegreeColumn) {
+        shapeNodeIDs = ShapeColumn(references: references, interior: interiorNodeIDs, vertices: vertexNodeIDs)
+        shapeLatitudes = ShapeColumn(references: references, interior: interiorLatitudes, vertices: vertexLatitudes)
+        shapeLongitudes = ShapeColumn(references: references, interior: interiorLongitudes, vertices: vertexLongitudes)
     }
 
     /// Fills the compressed adjacency rows from the edge arrays.

@@ -77,7 +77,7 @@ enum MemoryInUse {
         var total = graph.vertexLatitudes.memoryBytes + graph.vertexLongitudes.memoryBytes + bytes(graph.vertexNodeIDs)
         total += bytes(graph.edgeSources) + bytes(graph.edgeTargets) + bytes(graph.edgeLengths)
         total += bytes(graph.edgeForwardWeights) + bytes(graph.edgeBackwardWeights) + bytes(graph.edgeWays) + bytes(graph.edgeShapeStarts)
-        total += bytes(graph.shapeNodeIDs) + graph.shapeLatitudes.memoryBytes + graph.shapeLongitudes.memoryBytes
+        total += graph.shapeMemoryBytes
         total += graph.ways.memoryBytes
         return total
     }
