@@ -83,20 +83,28 @@ final class HierarchyPotential {
                     while let top = stack.last {
                         let x = Int(top)
                         if stamps[x] == base + 1 { stack.removeLast(); continue }
+                        // One pass over x's arcs: heads not final yet go on the stack (x is visited again after them);
+                        // when all are final, the smallest is x's value.
                         var ready = true
-                        for slot in Int(starts[x])..<Int(starts[x + 1]) where stamps[Int(heads[slot])] != base + 1 {
-                            stack.append(heads[slot])
-                            ready = false
-                        }
-                        hierarchy.forEachGraphArcUp(from: x, incoming: !towards) { h, _ in
-                            if stamps[h] != base + 1 { stack.append(Int32(h)); ready = false }
-                        }
-                        guard ready else { continue }
                         var best = stamps[x] == base ? values[x] : .infinity
                         for slot in Int(starts[x])..<Int(starts[x + 1]) {
-                            best = min(best, Double(weights[slot]) + values[Int(heads[slot])])
+                            let h = Int(heads[slot])
+                            if stamps[h] != base + 1 {
+                                stack.append(heads[slot])
+                                ready = false
+                            } else if ready {
+                                best = min(best, Double(weights[slot]) + values[h])
+                            }
                         }
-                        hierarchy.forEachGraphArcUp(from: x, incoming: !towards) { h, weight in best = min(best, weight + values[h]) }
+                        hierarchy.forEachGraphArcUp(from: x, incoming: !towards) { h, weight in
+                            if stamps[h] != base + 1 {
+                                stack.append(Int32(h))
+                                ready = false
+                            } else if ready {
+                                best = min(best, weight + values[h])
+                            }
+                        }
+                        guard ready else { continue }
                         values[x] = best
                         stamps[x] = base + 1
                         stack.removeLast()
