@@ -28,6 +28,9 @@ public struct RoadHierarchy: Sendable {
     let graphFingerprint: Int
     /// The graph (its arrays shared, not copied): its arcs complete ``upward`` and ``downward``.
     let graph: RoadGraph
+    /// One bit per slot of the graph's adjacency rows: set where the slot's neighbour ranks higher than the row's
+    /// vertex, so the potential skips the arcs leading down without reading their edges (0.46 MiB on the 1M grid).
+    let upSlots: [UInt64]
 
     /// A compressed list of arcs per vertex.
     struct ArcList: Sendable {
@@ -57,6 +60,7 @@ public struct RoadHierarchy: Sendable {
         downward = builder.downward(leaving: graph)
         graphFingerprint = graph.fingerprint
         self.graph = graph
+        upSlots = Self.upSlots(graph, ranks: ranks)
     }
 
     /// A hierarchy of `graph` read back from storage, unchecked (``problem(vertexCount:)`` checks it).
@@ -66,18 +70,36 @@ public struct RoadHierarchy: Sendable {
         self.downward = downward
         graphFingerprint = graph.fingerprint
         self.graph = graph
+        upSlots = Self.upSlots(graph, ranks: ranks)
+    }
+
+    /// The bits of ``upSlots``. Every index is checked: a hierarchy read from a forged cache is built before the
+    /// graph's and its own checks refuse it, and must not trap on the way.
+    private static func upSlots(_ graph: RoadGraph, ranks: [Int32]) -> [UInt64] {
+        let slots = graph.adjacency.count, edges = min(graph.edgeSources.count, graph.edgeTargets.count)
+        var bits = [UInt64](repeating: 0, count: slots / 64 + 1)
+        for v in 0..<max(0, min(ranks.count, graph.adjacencyStarts.count - 1)) {
+            let start = max(0, Int(graph.adjacencyStarts[v])), end = min(slots, Int(graph.adjacencyStarts[v + 1]))
+            guard start < end else { continue }
+            for slot in start..<end {
+                let encoded = Int(graph.adjacency[slot]), edge = encoded >> 1
+                guard (0..<edges).contains(edge) else { continue }
+                let x = Int(encoded & 1 == 1 ? graph.edgeSources[edge] : graph.edgeTargets[edge])
+                if (0..<ranks.count).contains(x), ranks[x] > ranks[v] { bits[slot >> 6] |= 1 << UInt64(slot & 63) }
+            }
+        }
+        return bits
     }
 
     /// Calls `body(x, weight)` for each arc of the graph between `v` and a neighbour `x` of higher rank — v → x, or
     /// x → v when `incoming` — with its base weight (allowed directions only).
     @inline(__always)
     func forEachGraphArcUp(from v: Int, incoming: Bool, _ body: (Int, Double) -> Void) {
-        let rank = ranks[v]
-        for slot in Int(graph.adjacencyStarts[v])..<Int(graph.adjacencyStarts[v + 1]) {
+        for slot in Int(graph.adjacencyStarts[v])..<Int(graph.adjacencyStarts[v + 1])
+        where upSlots[slot >> 6] & (1 << UInt64(slot & 63)) != 0 {
             let encoded = Int(graph.adjacency[slot])
             let edge = encoded >> 1, reversed = encoded & 1 == 1
             let x = Int(reversed ? graph.edgeSources[edge] : graph.edgeTargets[edge])
-            guard ranks[x] > rank else { continue }
             // v → x runs the edge forwards unless v is its target; x → v the other way.
             let weight = reversed != incoming ? graph.edgeBackwardWeights[edge] : graph.edgeForwardWeights[edge]
             if weight.isFinite { body(x, weight) }
