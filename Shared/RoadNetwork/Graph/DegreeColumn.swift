@@ -43,6 +43,6 @@ public struct DegreeColumn: RandomAccessCollection, Sendable, Hashable {
 
     /// Drops spare capacity.
     mutating func shrinkToFit() {
-        units = units.withUnsafeBufferPointer { Array($0) }
+        units = units.exactlySized
     }
 }

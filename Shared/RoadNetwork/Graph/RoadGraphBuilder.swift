@@ -119,9 +119,8 @@ public struct RoadGraphBuilder {
         graph.ways = RoadWays(builtWays)
         graph.buildAdjacency()
         graph.shrinkToFit()
-        func exact<T>(_ array: [T]) -> [T] { array.withUnsafeBufferPointer { Array($0) } }
         interiorLatitudes.shrinkToFit(); interiorLongitudes.shrinkToFit()
-        graph.setShapes(references: exact(references), interiorNodeIDs: exact(interiorNodeIDs),
+        graph.setShapes(references: references.exactlySized, interiorNodeIDs: interiorNodeIDs.exactlySized,
                         interiorLatitudes: interiorLatitudes, interiorLongitudes: interiorLongitudes)
         return graph
     }
@@ -143,10 +142,10 @@ extension RoadGraph {
     /// Gives every array exactly its size: built by appending, they held up to twice their elements (a third of a
     /// 1M-vertex grid's graph memory was spare capacity).
     mutating func shrinkToFit() {
-        func exact<T>(_ array: inout [T]) { array = array.withUnsafeBufferPointer { Array($0) } }
-        vertexLatitudes.shrinkToFit(); vertexLongitudes.shrinkToFit(); exact(&vertexNodeIDs)
-        exact(&edgeSources); exact(&edgeTargets); exact(&edgeLengths); exact(&edgeForwardWeights); exact(&edgeBackwardWeights)
-        exact(&edgeWays); exact(&edgeShapeStarts)
+        vertexLatitudes.shrinkToFit(); vertexLongitudes.shrinkToFit(); vertexNodeIDs = vertexNodeIDs.exactlySized
+        edgeSources = edgeSources.exactlySized; edgeTargets = edgeTargets.exactlySized; edgeLengths = edgeLengths.exactlySized
+        edgeForwardWeights = edgeForwardWeights.exactlySized; edgeBackwardWeights = edgeBackwardWeights.exactlySized
+        edgeWays = edgeWays.exactlySized; edgeShapeStarts = edgeShapeStarts.exactlySized
     }
 
     /// Sets the shape columns: `references` per shape point (``ShapeColumn``), the interior points' values, and the
@@ -177,6 +176,12 @@ extension RoadGraph {
             next[target] += 1
         }
     }
+}
+
+extension Array {
+    /// A copy holding exactly its elements: an array grown by appending keeps up to twice their room (the one way the
+    /// graph's builders drop it).
+    var exactlySized: [Element] { withUnsafeBufferPointer { Array($0) } }
 }
 
 /// Pass 1: the ways that are members of bicycle route relations.

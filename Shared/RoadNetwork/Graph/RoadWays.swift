@@ -39,8 +39,7 @@ public struct RoadWays: RandomAccessCollection, Sendable, Hashable {
             osmIDs.append(way.osmID)
             kindIndexes.append(number)
         }
-        func exact<T>(_ array: inout [T]) { array = array.withUnsafeBufferPointer { Array($0) } }
-        exact(&osmIDs); exact(&kindIndexes); exact(&kinds)
+        osmIDs = osmIDs.exactlySized; kindIndexes = kindIndexes.exactlySized; kinds = kinds.exactlySized
     }
 
     public var startIndex: Int { 0 }

@@ -370,8 +370,7 @@ private struct HierarchyBuilder {
             }
             starts[v + 1] = Int32(heads.count)
         }
-        return RoadHierarchy.ArcList(starts: starts, heads: heads.withUnsafeBufferPointer { Array($0) },
-                                     weights: weights.withUnsafeBufferPointer { Array($0) })
+        return RoadHierarchy.ArcList(starts: starts, heads: heads.exactlySized, weights: weights.exactlySized)
     }
 
     /// The largest `Float` not above `weight`.
