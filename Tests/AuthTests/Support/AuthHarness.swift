@@ -50,7 +50,9 @@ struct AuthHarness {
     }
 
     /// Runs `body` against a started instance; a second call on the same harness is a restart on the same storage.
-    func run<T: Sendable>(_ adjust: @Sendable (inout AuthConfiguration) -> Void = { _ in },
+    /// `.live` (the default) sends every request over one connection, one at a time; `.ahc(.http)` opens a connection
+    /// per concurrent request, for tests whose requests must really race.
+    func run<T: Sendable>(_ adjust: @Sendable (inout AuthConfiguration) -> Void = { _ in }, client setup: TestingSetup = .live,
                           _ body: @Sendable (AuthServer, AuthClient) async throws -> T) async throws -> T {
         let configuration = try configuration(adjust)
         let logger = {
@@ -62,7 +64,7 @@ struct AuthHarness {
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             let server = try await AuthServer.assemble(configuration, storage: storage, now: { clock.now() }, logger: logger)
             let app = try server.application(metrics: ServiceMetrics(), logger: logger, now: { clock.now() })
-            let result = try await app.test(.live) { client in
+            let result = try await app.test(setup) { client in
                 try await body(server, AuthClient(client: client))
             }
             await server.hasher.shutdown()
