@@ -1,4 +1,5 @@
 import Auth
+import AsyncHTTPClient
 import AuthInfrastructure
 import Foundation
 import Hummingbird
@@ -49,10 +50,9 @@ struct AuthHarness {
         return configuration
     }
 
-    /// Runs `body` against a started instance; a second call on the same harness is a restart on the same storage.
-    /// `.live` (the default) sends every request over one connection, one at a time; `.ahc(.http)` opens a connection
-    /// per concurrent request, for tests whose requests must really race.
-    func run<T: Sendable>(_ adjust: @Sendable (inout AuthConfiguration) -> Void = { _ in }, client setup: TestingSetup = .live,
+    /// Runs `body` against a started instance (a live server on a loopback port; the client sends one request at a
+    /// time over one connection); a second call on the same harness is a restart on the same storage.
+    func run<T: Sendable>(_ adjust: @Sendable (inout AuthConfiguration) -> Void = { _ in },
                           _ body: @Sendable (AuthServer, AuthClient) async throws -> T) async throws -> T {
         let configuration = try configuration(adjust)
         let logger = {
@@ -64,7 +64,7 @@ struct AuthHarness {
         return try await ServiceStorage.withOpen(configuration.runtime, logger: logger) { storage in
             let server = try await AuthServer.assemble(configuration, storage: storage, now: { clock.now() }, logger: logger)
             let app = try server.application(metrics: ServiceMetrics(), logger: logger, now: { clock.now() })
-            let result = try await app.test(setup) { client in
+            let result = try await app.test(.live) { client in
                 try await body(server, AuthClient(client: client))
             }
             await server.hasher.shutdown()
@@ -116,6 +116,37 @@ struct AuthClient: Sendable {
 
     func register(_ username: String, _ email: String, password: String = "Secret123x", role: String = "traveller") async throws -> Reply {
         try await post("/v1/auth/register", #"{"username":"\#(username)","email":"\#(email)","password":"\#(password)","role":"\#(role)"}"#)
+    }
+
+    /// Sends one registration per `(username, email)` all at once, each over its own connection, and returns their
+    /// statuses. The deadline is generous on purpose: a race's outcome is what is checked, and under a fully loaded
+    /// parallel test run the server's tasks can wait a long time for a thread.
+    static func race(port: Int, _ registrations: [(username: String, email: String)]) async throws -> [Int] {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = registrations.count
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (username, email) in registrations {
+                    group.addTask {
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/auth/register")
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string:
+                            #"{"username":"\#(username)","email":"\#(email)","password":"Secret123x","role":"traveller"}"#))
+                        let response = try await http.execute(request, deadline: .now() + .minutes(5))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        return Int(response.status.code)
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            try await http.shutdown()
+            return statuses
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
     }
 
     func login(_ email: String, password: String = "Secret123x", device: String = "device-1") async throws -> Reply {
