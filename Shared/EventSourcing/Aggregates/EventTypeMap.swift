@@ -65,6 +65,10 @@ public struct EventTypeMap<Event: Sendable>: Sendable {
         return copy
     }
 
+    /// The event types this map decodes (what a projection of exactly these events names as its
+    /// ``ProjectionSchema/eventTypes``).
+    public var eventTypes: Set<String> { Set(decoders.keys) }
+
     /// The decoded event, or `nil` for a type this map does not know.
     public func decode(_ envelope: EventEnvelope) throws -> Event? {
         try decoders[envelope.eventType]?(envelope)

@@ -21,6 +21,10 @@ public struct AnyEventStore: EventStore, SnapshotStore {
         try await base.readAll(after: position, limit: limit)
     }
 
+    public func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage {
+        try await base.readAll(after: position, limit: limit, types: types)
+    }
+
     public func headPosition() async throws -> Int64 { try await base.headPosition() }
 
     public func streamVersion(_ streamID: String) async throws -> Int64 { try await base.streamVersion(streamID) }

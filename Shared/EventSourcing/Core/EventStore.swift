@@ -16,6 +16,13 @@ public protocol EventStore: Sendable {
     /// Reads up to `limit` events of all streams with a global position greater than `position`, in order.
     func readAll(after position: Int64, limit: Int) async throws -> [EventEnvelope]
 
+    /// Reads up to `limit` events of the given `types` after `position`, in order, passing over the others without
+    /// returning them, through at most ``TypedPage/scanLimit`` positions; the page says how far it read.
+    ///
+    /// For readers that act on a few types of a busy log (a position update per fix): the events they pass over are
+    /// neither copied nor decoded, and a reader resuming after ``TypedPage/scanned`` never reads them again.
+    func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage
+
     /// The highest committed global position (0 when empty).
     func headPosition() async throws -> Int64
 
@@ -29,7 +36,46 @@ public protocol EventStore: Sendable {
     func waitForAppends(after position: Int64, timeout: Duration) async
 }
 
+/// Events of some types read from the global log, and how far the read went.
+public struct TypedPage: Sendable {
+    /// The events of the asked types, in position order.
+    public var events: [EventEnvelope]
+    /// The last position read: every event after the read's `position` up to here that is not in ``events`` is of
+    /// another type. At least the last event's position; equal to the read's `position` when nothing was committed
+    /// after it.
+    public var scanned: Int64
+
+    /// The most positions one read passes through (a bound on the work of a read that finds nothing).
+    public static let scanLimit = 10_000
+
+    public init(events: [EventEnvelope], scanned: Int64) {
+        self.events = events
+        self.scanned = scanned
+    }
+}
+
 extension EventStore {
+    /// Reads pages of the whole log and keeps the events of `types`: correct for any store; the SQLite store answers
+    /// with one query that returns only those events.
+    public func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage {
+        var events: [EventEnvelope] = []
+        var scanned = position
+        var read = 0
+        while events.count < limit, read < TypedPage.scanLimit {
+            let page = try await readAll(after: scanned, limit: min(max(limit, 100), TypedPage.scanLimit - read))
+            guard !page.isEmpty else { break }
+            for event in page {
+                read += 1
+                scanned = event.position
+                if types.contains(event.eventType) {
+                    events.append(event)
+                    if events.count == limit { break }
+                }
+            }
+        }
+        return TypedPage(events: events, scanned: scanned)
+    }
+
     /// Appends one event.
     @discardableResult
     public func append(_ event: NewEvent, to streamID: String, expectedVersion: ExpectedVersion) async throws -> AppendResult {

@@ -19,6 +19,7 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
     }
 
     public var name: String { projection.name }
+    public var eventTypes: Set<String>? { projection.eventTypes }
 
     public func prepare() async throws -> Int64 {
         try await database.createSchemaIfNeeded()
@@ -52,6 +53,13 @@ public struct PostgresProjectionTarget<Projection: PostgresProjection>: Projecti
                 try await Self.save(projection.checkpointName, position: position, generation: stored.generation, connection, logger)
             }
             return position
+        }
+    }
+
+    public func advance(to position: Int64) async throws {
+        try await transaction { connection, logger in
+            guard let stored = try await Self.checkpoint(projection.checkpointName, connection, logger, lock: true), stored.position < position else { return }
+            try await Self.save(projection.checkpointName, position: position, generation: stored.generation, connection, logger)
         }
     }
 

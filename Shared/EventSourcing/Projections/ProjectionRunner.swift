@@ -53,14 +53,18 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
         }
     }
 
-    /// Applies everything currently in the log, then returns (for tools, tests and rebuild commands).
+    /// Applies everything currently in the log, then returns (for tools, tests and rebuild commands). The checkpoint
+    /// ends at the last position read, also when the events after the last applied one were of types passed over.
     public func catchUp() async throws {
         var position = try await target.prepare()
+        var saved = position
         while true {
-            let batch = try await store.readAll(after: position, limit: batchSize)
-            guard !batch.isEmpty else { break }
-            position = try await applyLive(batch)
+            let page = try await read(after: position)
+            guard page.scanned > position else { break }
+            if !page.events.isEmpty { saved = try await applyLive(page.events) }
+            position = page.scanned
         }
+        if position > saved { try await advance(to: position) }
         state.withLock { $0 = .live(position: position) }
     }
 
@@ -72,28 +76,66 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
 
     private func follow() async throws {
         var position = try await target.prepare()
+        var saved = (position: position, at: ContinuousClock.now)
         state.withLock { $0 = .catchingUp(position: position) }
-        // Catch up to the end of the log first, so the runner reports live even when nothing new is appended.
-        while true {
-            let batch = try await store.readAll(after: position, limit: batchSize)
-            guard !batch.isEmpty else { break }
-            position = try await applyLive(batch)
-            state.withLock { $0 = .catchingUp(position: position) }
-            if batch.count < batchSize { break }
-        }
-        let checkpoint = position
-        state.withLock { $0 = .live(position: checkpoint) }
-        for try await batch in store.subscribe(after: checkpoint, batchSize: batchSize, pollInterval: pollInterval) {
-            let position = try await applyLive(batch)
-            let live = batch.count < batchSize
-            state.withLock { $0 = live ? .live(position: position) : .catchingUp(position: position) }
-            let head = live ? position : ((try? await store.headPosition()) ?? position)
+        // Catch up to the end of the log first, so the runner reports live even when nothing new is appended; then
+        // follow it, waiting for appends whenever a read finds nothing new.
+        var caughtUp = false
+        while !Task.isCancelled {
+            let page = try await read(after: position)
+            guard page.scanned > position else {
+                if !caughtUp {
+                    caughtUp = true
+                    let checkpoint = position
+                    state.withLock { $0 = .live(position: checkpoint) }
+                }
+                await store.waitForAppends(after: position, timeout: pollInterval)
+                continue
+            }
+            if !page.events.isEmpty { saved = (try await applyLive(page.events), .now) }
+            // A full page (or a read that stopped at its scan bound) says the log goes on: still catching up.
+            let full = page.events.count == batchSize || page.scanned - position >= Int64(TypedPage.scanLimit)
+            position = page.scanned
+            // Positions passed over (events of other types) move the checkpoint at most once per
+            // `quietCheckpointInterval`: after a restart the projection reads past them again, applying nothing.
+            if position > saved.position, ContinuousClock.now - saved.at >= Self.quietCheckpointInterval {
+                try await advance(to: position)
+                saved = (position, .now)
+            }
+            let reached = position
+            guard caughtUp else {
+                state.withLock { $0 = .catchingUp(position: reached) }
+                if !full {
+                    caughtUp = true
+                    state.withLock { $0 = .live(position: reached) }
+                }
+                continue
+            }
+            state.withLock { $0 = full ? .catchingUp(position: reached) : .live(position: reached) }
+            let head = full ? ((try? await store.headPosition()) ?? position) : position
             Gauge(label: "waypoint_projection_lag_events", dimensions: [("projection", target.name)]).record(Double(max(0, head - position)))
         }
     }
 
+    /// Longest time the checkpoint stays behind positions passed over.
+    static var quietCheckpointInterval: Duration { .seconds(1) }
+
+    /// The next events to apply after `position` and how far the read went: every event for a projection of all
+    /// types, only its types for one that names them.
+    private func read(after position: Int64) async throws -> TypedPage {
+        if let types = target.eventTypes {
+            return try await store.readAll(after: position, limit: batchSize, types: types)
+        }
+        let batch = try await store.readAll(after: position, limit: batchSize)
+        return TypedPage(events: batch, scanned: batch.last?.position ?? position)
+    }
+
     private func applyLive(_ batch: [EventEnvelope]) async throws -> Int64 {
         try await lock.withLock { try await self.target.apply(batch) }
+    }
+
+    private func advance(to position: Int64) async throws {
+        try await lock.withLock { try await self.target.advance(to: position) }
     }
 
     /// Rebuilds the read model from the log into fresh tables and swaps them in; the live tables keep serving reads
@@ -107,21 +149,20 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
         var position: Int64 = 0
         logger.info("rebuild started", metadata: ["generation": "\(tables.generation)"])
         while true {
-            let batch = try await store.readAll(after: position, limit: batchSize)
-            guard let last = batch.last else { break }
-            try await target.applyToRebuild(batch, tables: tables)
-            position = last.position
-            if batch.count < batchSize { break }
+            let page = try await read(after: position)
+            guard page.scanned > position else { break }
+            if !page.events.isEmpty { try await target.applyToRebuild(page.events, tables: tables) }
+            position = page.scanned
         }
         let replayed = position
         let final = try await lock.withLock {
             var remaining: [EventEnvelope] = []
             var end = replayed
             while true {
-                let batch = try await self.store.readAll(after: end, limit: self.batchSize)
-                guard let last = batch.last else { break }
-                remaining += batch
-                end = last.position
+                let page = try await self.read(after: end)
+                guard page.scanned > end else { break }
+                remaining += page.events
+                end = page.scanned
             }
             try await self.target.finishRebuild(remaining, tables: tables, position: end)
             return end

@@ -4,6 +4,9 @@ public protocol ProjectionTarget: Sendable {
     /// The projection's unique name within its database.
     var name: String { get }
 
+    /// The event types the projection acts on (`nil`: every event); see ``ProjectionSchema/eventTypes``.
+    var eventTypes: Set<String>? { get }
+
     /// Creates the checkpoint table and, on first start, the live tables; returns the stored checkpoint.
     func prepare() async throws -> Int64
 
@@ -12,6 +15,10 @@ public protocol ProjectionTarget: Sendable {
     /// Events at or below the stored checkpoint are skipped, so a redelivered batch changes nothing.
     /// - Returns: the new checkpoint.
     func apply(_ events: [EventEnvelope]) async throws -> Int64
+
+    /// Moves the checkpoint on to `position` (never back) without applying anything: the events up to there were of
+    /// types the projection passes over.
+    func advance(to position: Int64) async throws
 
     /// Drops any half-built rebuild tables and creates fresh ones for the next generation.
     func beginRebuild() async throws -> ProjectionTables

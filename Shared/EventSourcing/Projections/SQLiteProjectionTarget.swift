@@ -18,6 +18,7 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
     }
 
     public var name: String { projection.name }
+    public var eventTypes: Set<String>? { projection.eventTypes }
 
     public func prepare() async throws -> Int64 {
         let projection = projection
@@ -50,6 +51,14 @@ public struct SQLiteProjectionTarget<Projection: SQLiteProjection>: ProjectionTa
                 try SQLiteCheckpoints.save(projection.checkpointName, position: position, generation: stored.generation, db)
             }
             return position
+        }
+    }
+
+    public func advance(to position: Int64) async throws {
+        let projection = projection
+        try await database.writeDerived { db in
+            guard let stored = try SQLiteCheckpoints.load(projection.checkpointName, db), stored.position < position else { return }
+            try SQLiteCheckpoints.save(projection.checkpointName, position: position, generation: stored.generation, db)
         }
     }
 

@@ -62,6 +62,25 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
         return try upcasters.upcast(rows)
     }
 
+    /// One query in one read transaction: the head, then the events of `types` up to it (at most
+    /// ``TypedPage/scanLimit`` positions on), so `scanned` never passes an event this read could not see.
+    public func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage {
+        let names = upcasters.storedTypes(readingAs: types).sorted()
+        let rows = try await database.read { db -> TypedPage in
+            let end = min(try Self.head(db), position + Int64(TypedPage.scanLimit))
+            guard end > position else { return TypedPage(events: [], scanned: position) }
+            guard !names.isEmpty else { return TypedPage(events: [], scanned: end) }
+            let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+            let events = try Self.fetchEvents(db, sql: """
+                SELECT \(Self.columns) FROM es_events WHERE position > ? AND position <= ? AND event_type IN (\(placeholders))
+                ORDER BY position LIMIT ?
+                """, arguments: StatementArguments([position, end] as [any DatabaseValueConvertible] + names + [limit]))
+            return TypedPage(events: events, scanned: events.count == limit ? events[limit - 1].position : end)
+        }
+        if upcasters.isEmpty { return rows }
+        return TypedPage(events: try upcasters.upcast(rows.events).filter { types.contains($0.eventType) }, scanned: rows.scanned)
+    }
+
     public func headPosition() async throws -> Int64 {
         try await database.read { db in try Self.head(db) }
     }

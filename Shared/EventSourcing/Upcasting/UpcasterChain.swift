@@ -33,6 +33,22 @@ public struct UpcasterChain: Sendable {
         return event
     }
 
+    /// The stored event types that may read as one of `types`: those types and every type an upcaster renames into
+    /// one of them, directly or through other renames (a filter on the stored type must ask for all of them, and keep
+    /// the events that read as one of `types` after upcasting).
+    public func storedTypes(readingAs types: Set<String>) -> Set<String> {
+        var stored = types
+        var grew = true
+        while grew {
+            grew = false
+            for upcaster in byKey.values where stored.contains(upcaster.toEventType) && !stored.contains(upcaster.eventType) {
+                stored.insert(upcaster.eventType)
+                grew = true
+            }
+        }
+        return stored
+    }
+
     /// Upcasts every event of a batch.
     public func upcast(_ events: [EventEnvelope]) throws -> [EventEnvelope] {
         isEmpty ? events : try events.map(upcast)

@@ -45,10 +45,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         let waitSeconds = try Double(query.get("wait") ?? "0").flatMap { (0...30).contains($0) ? $0 : nil }
             .orThrow(Problem.unprocessable(fieldErrors: [FieldError(field: "wait", code: "out-of-range", message: "wait is 0…30 seconds")]))
         let types = try Self.eventTypes(query.get("types"))
-        let served: @Sendable (EventEnvelope) -> Bool = { [include] event in
-            include(event) && (types?.contains(event.eventType) ?? true)
-        }
-        var (events, scanned) = try await read(after: after, limit: limit, served: served)
+        var (events, scanned) = try await read(after: after, limit: limit, types: types)
         if events.isEmpty, waitSeconds > 0 {
             let clock = ContinuousClock()
             let deadline = clock.now + .milliseconds(Int64(waitSeconds * 1000))
@@ -56,7 +53,7 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             // ending it: read past them and wait on for the rest of the time asked.
             while events.isEmpty, clock.now < deadline, !Task.isCancelled {
                 await store.waitForAppends(after: scanned, timeout: clock.now.duration(to: deadline))
-                (events, scanned) = try await read(after: scanned, limit: limit, served: served)
+                (events, scanned) = try await read(after: scanned, limit: limit, types: types)
             }
         }
         let head = max(try await store.headPosition(), events.last?.position ?? 0)
@@ -66,12 +63,18 @@ public struct EventFeedController<Store: EventStore>: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try EventJSON.encode(page))))
     }
 
-    /// Up to `limit` served events after `after`, and the last position read.
-    private func read(after: Int64, limit: Int, served include: @Sendable (EventEnvelope) -> Bool) async throws -> ([EventEnvelope], Int64) {
+    /// Up to `limit` served events after `after`, and the last position read. With `types` the store reads only
+    /// those (``EventStore/readAll(after:limit:types:)``: the events passed over are not even copied); without, every
+    /// event is read and the feed's own rule decides. Either way at most ``TypedPage/scanLimit`` events are passed over.
+    private func read(after: Int64, limit: Int, types: Set<String>?) async throws -> ([EventEnvelope], Int64) {
+        if let types {
+            let page = try await store.readAll(after: after, limit: limit, types: types)
+            return (page.events.filter(include), page.scanned)
+        }
         var served: [EventEnvelope] = []
         var position = after
         var skipped = 0
-        while served.count < limit, skipped < 10_000 {
+        while served.count < limit, skipped < TypedPage.scanLimit {
             let page = try await store.readAll(after: position, limit: limit)
             guard let last = page.last else { break }
             position = last.position

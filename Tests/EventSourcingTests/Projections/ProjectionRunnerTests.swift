@@ -144,4 +144,55 @@ struct ProjectionRunnerTests {
             #expect(try await model.rows().count == 2)
         }
     }
+
+    @Test("a projection naming its event types reads only those: the same rows, live at the head past other events, its checkpoint moved past them; rebuild equals live",
+          arguments: TestBackend.enabled)
+    func namedEventTypes(backend: TestBackend) async throws {
+        try await withFreshStore(backend) { store, connection in
+            let model = NoteReadModel(connection: connection)
+            // More events of another type than one read passes over, between notes.
+            let ticks = TypedPage.scanLimit + 500
+            try await Self.appendNotes(store, count: 10)
+            for start in stride(from: 0, to: ticks, by: 1_000) {
+                try await store.append((start..<min(start + 1_000, ticks)).map(EventStoreTypedReadTests.tick), to: "ticks", expectedVersion: .any)
+            }
+            try await Self.appendNotes(store, count: 10)
+            let head = Int64(20 + ticks)
+            let runner = model.runner(store, batchSize: 4, eventTypes: ["NoteAdded"])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await runner.run() }
+                try await waitUntil("the runner is live at the head", timeout: .seconds(30)) { runner.status == .live(position: head) }
+                // Events of other types after the last note still move it on (what readers waiting for a position see).
+                try await store.append((0..<30).map(EventStoreTypedReadTests.tick), to: "ticks", expectedVersion: .any)
+                try await waitUntil("the runner is live past the new ticks", timeout: .seconds(30)) { runner.status == .live(position: head + 30) }
+                try await Self.appendNotes(store, count: 3)
+                try await waitUntil("the runner is live at the last note", timeout: .seconds(30)) { runner.status == .live(position: head + 33) }
+                group.cancelAll()
+            }
+            var expected = Self.expectedRows(count: 10)
+            for more in [Self.expectedRows(count: 10), Self.expectedRows(count: 3)] {
+                for row in more {
+                    let old = expected.first { $0.streamID == row.streamID }!
+                    expected.remove(old)
+                    expected.insert(NoteCount(streamID: row.streamID, notes: old.notes + row.notes, total: old.total + row.total, lastText: row.lastText))
+                }
+            }
+            #expect(try await model.rows() == expected)
+
+            // A restart catches up past trailing events of other types and stores that position.
+            try await store.append((0..<7).map(EventStoreTypedReadTests.tick), to: "ticks", expectedVersion: .any)
+            let restarted = model.runner(store, batchSize: 4, eventTypes: ["NoteAdded"])
+            try await restarted.catchUp()
+            #expect(restarted.status == .live(position: head + 40))
+            #expect(try await model.checkpoint() == head + 40)
+            #expect(try await model.rows() == expected)
+
+            // A rebuild reads the same events: the same rows, at the same position.
+            #expect(try await restarted.rebuild() == head + 40)
+            #expect(try await model.rows() == expected)
+            // And a projection of every event agrees with it (the types named are all it ever applied).
+            #expect(try await model.runner(store, schemaVersion: 2).rebuild() == head + 40)
+            #expect(try await model.rows() == expected)
+        }
+    }
 }

@@ -19,6 +19,7 @@ struct SQLiteNoteProjection: SQLiteProjection {
     var name = "notes"
     var tables = ["note_counts"]
     var schemaVersion = 1
+    var eventTypes: Set<String>?
 
     func createTables(_ db: Database, _ t: ProjectionTables) throws {
         try db.execute(sql: """
@@ -40,6 +41,7 @@ struct PostgresNoteProjection: PostgresProjection {
     var name = "notes"
     var tables = ["note_counts"]
     var schemaVersion = 1
+    var eventTypes: Set<String>?
 
     func createTables(_ connection: PostgresConnection, _ t: ProjectionTables) async throws {
         try await connection.query(PostgresQuery(unsafeSQL: """
@@ -76,15 +78,30 @@ struct NoteCount: Hashable, Sendable {
 struct NoteReadModel: Sendable {
     let connection: TestDatabase.Connection
 
-    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100, schemaVersion: Int = 1) -> any ProjectionRunning {
+    /// `eventTypes`: the projection names the types it reads (`nil`: it reads every event).
+    func runner<Store: EventStore>(_ store: Store, batchSize: Int = 100, schemaVersion: Int = 1,
+                                   eventTypes: Set<String>? = nil) -> any ProjectionRunning {
         switch connection {
         case .sqlite(let database):
-            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection(schemaVersion: schemaVersion)),
+            ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: SQLiteNoteProjection(schemaVersion: schemaVersion,
+                                                                                                                              eventTypes: eventTypes)),
                              batchSize: batchSize, pollInterval: .milliseconds(20))
         case .postgres(let database):
             ProjectionRunner(store: store, target: PostgresProjectionTarget(database: database,
-                                                                           projection: PostgresNoteProjection(schemaVersion: schemaVersion)),
+                                                                           projection: PostgresNoteProjection(schemaVersion: schemaVersion,
+                                                                                                              eventTypes: eventTypes)),
                              batchSize: batchSize, pollInterval: .milliseconds(20))
+        }
+    }
+
+    /// The stored checkpoint of the `notes` projection (schema version 1).
+    func checkpoint() async throws -> Int64? {
+        switch connection {
+        case .sqlite(let database):
+            try await database.read { db in try Int64.fetchOne(db, sql: "SELECT position FROM es_projections WHERE name = 'notes'") }
+        case .postgres(let database):
+            try await database.client.query("SELECT position FROM es_projections WHERE name = 'notes'")
+                .decode(Int64.self).reduce(into: [Int64]()) { $0.append($1) }.first
         }
     }
 

@@ -66,6 +66,8 @@ enum PlacesRowChange: Sendable, Hashable {
 /// names and places as sealed JSON (opened when read, so a copy of the database reveals nobody's home).
 public struct SQLitePlacesProjection: SQLiteProjection {
     public let name = "places"
+    /// Only the places aggregate's events: the session events beside them (a position update per fix) are never read.
+    public var eventTypes: Set<String>? { PlacesAggregate.eventTypes.eventTypes }
     public let tables = ["place_favourites", "place_recents"]
 
     public init() {}
@@ -120,6 +122,8 @@ public struct SQLitePlacesProjection: SQLiteProjection {
 /// The places read model on PostgreSQL (same tables and fold as SQLite).
 public struct PostgresPlacesProjection: PostgresProjection {
     public let name = "places"
+    /// Only the places aggregate's events: the session events beside them (a position update per fix) are never read.
+    public var eventTypes: Set<String>? { PlacesAggregate.eventTypes.eventTypes }
     public let tables = ["place_favourites", "place_recents"]
 
     public init() {}

@@ -41,6 +41,8 @@ enum SessionListFold {
 /// The `navigation_sessions` read model on SQLite.
 public struct SQLiteSessionListProjection: SQLiteProjection {
     public let name = "navigation_sessions"
+    /// Only what changes the list: position updates (one per fix) are never read.
+    public var eventTypes: Set<String>? { SessionListFold.types }
     public let tables = ["navigation_sessions"]
     public var schemaVersion: Int { 1 }
 
@@ -69,6 +71,8 @@ public struct SQLiteSessionListProjection: SQLiteProjection {
 /// The `navigation_sessions` read model on PostgreSQL.
 public struct PostgresSessionListProjection: PostgresProjection {
     public let name = "navigation_sessions"
+    /// Only what changes the list: position updates (one per fix) are never read.
+    public var eventTypes: Set<String>? { SessionListFold.types }
     public let tables = ["navigation_sessions"]
     public var schemaVersion: Int { 1 }
 
