@@ -34,6 +34,10 @@ public protocol EventStore: Sendable {
     /// Appends made through this instance wake waiters at once; appends by other processes are noticed within
     /// the timeout because subscribers re-read the log after it.
     func waitForAppends(after position: Int64, timeout: Duration) async
+
+    /// As ``waitForAppends(after:timeout:)``, for a reader of some event types only: an append of other types need not
+    /// wake it (the default waits for any append).
+    func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async
 }
 
 /// Events of some types read from the global log, and how far the read went.
@@ -74,6 +78,10 @@ extension EventStore {
             }
         }
         return TypedPage(events: events, scanned: scanned)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
+        await waitForAppends(after: position, timeout: timeout)
     }
 
     /// Appends one event.

@@ -41,7 +41,7 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
                 }
                 known.record(plan, of: requests, planned: false)
             }
-            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, types: Set(plan.rows.map(\.eventType))) }
             return plan.results
         }
     }
@@ -83,6 +83,10 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
 
     public func waitForAppends(after position: Int64, timeout: Duration) async {
         await notifier.wait(after: position, timeout: timeout)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
+        await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), timeout: timeout)
     }
 
     private func fetchEvents(_ query: PostgresQuery) async throws -> [EventEnvelope] {

@@ -89,7 +89,11 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
                     let checkpoint = position
                     state.withLock { $0 = .live(position: checkpoint) }
                 }
-                await store.waitForAppends(after: position, timeout: pollInterval)
+                if let types = target.eventTypes {
+                    await store.waitForAppends(after: position, types: types, timeout: pollInterval)
+                } else {
+                    await store.waitForAppends(after: position, timeout: pollInterval)
+                }
                 continue
             }
             if !page.events.isEmpty { saved = (try await applyLive(page.events), .now) }

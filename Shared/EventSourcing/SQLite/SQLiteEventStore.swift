@@ -28,7 +28,7 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
                 }
                 return plan!
             }
-            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead) }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, types: Set(plan.rows.map(\.eventType))) }
             return plan.results
         }
     }
@@ -93,5 +93,9 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
 
     public func waitForAppends(after position: Int64, timeout: Duration) async {
         await notifier.wait(after: position, timeout: timeout)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
+        await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), timeout: timeout)
     }
 }

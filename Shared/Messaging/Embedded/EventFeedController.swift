@@ -52,7 +52,11 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             // Appends of skipped events only (another consumer's types, internal events) wake the wait without
             // ending it: read past them and wait on for the rest of the time asked.
             while events.isEmpty, clock.now < deadline, !Task.isCancelled {
-                await store.waitForAppends(after: scanned, timeout: clock.now.duration(to: deadline))
+                if let types {
+                    await store.waitForAppends(after: scanned, types: types, timeout: clock.now.duration(to: deadline))
+                } else {
+                    await store.waitForAppends(after: scanned, timeout: clock.now.duration(to: deadline))
+                }
                 (events, scanned) = try await read(after: scanned, limit: limit, types: types)
             }
         }
