@@ -72,7 +72,10 @@ public enum AnalyticsConsumers {
         }
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        return AnalyticsFeedSource(feed: EmbeddedFeed(source: producer, baseURL: base, internalToken: configuration.service.internalToken ?? ""),
+        // Only the types analytics reads (`AnalyticsEvents.readers`): the producer then reads past the rest (a position
+        // update per fix, a ride's samples) without copying them, and its feed is not woken by them.
+        return AnalyticsFeedSource(feed: EmbeddedFeed(source: producer, baseURL: base, internalToken: configuration.service.internalToken ?? "",
+                                                      eventTypes: Set(AnalyticsEvents.readers.keys)),
                                    lag: lag)
     }
 
