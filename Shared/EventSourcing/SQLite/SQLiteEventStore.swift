@@ -67,7 +67,9 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
     public func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage {
         let names = upcasters.storedTypes(readingAs: types).sorted()
         let rows = try await database.read { db -> TypedPage in
-            let end = min(try Self.head(db), position + Int64(TypedPage.scanLimit))
+            // Saturating: a reader may ask after any position up to Int64.max (a feed's `after`).
+            let bound = position.addingReportingOverflow(Int64(TypedPage.scanLimit))
+            let end = min(try Self.head(db), bound.overflow ? .max : bound.partialValue)
             guard end > position else { return TypedPage(events: [], scanned: position) }
             guard !names.isEmpty else { return TypedPage(events: [], scanned: end) }
             let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")

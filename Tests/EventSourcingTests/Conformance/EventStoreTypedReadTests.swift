@@ -50,6 +50,11 @@ struct EventStoreTypedReadTests {
             // At the head nothing is read.
             let atHead = try await store.readAll(after: 30, limit: 100, types: ["NoteAdded"])
             #expect(atHead.events.isEmpty && atHead.scanned == 30)
+            // Any position up to Int64.max is a valid `after` (a feed passes the client's on): nothing, no overflow.
+            for after in [Int64.max, Int64.max - 1, Int64.max - Int64(TypedPage.scanLimit)] {
+                let beyond = try await store.readAll(after: after, limit: 100, types: ["NoteAdded"])
+                #expect(beyond.events.isEmpty && beyond.scanned == after)
+            }
             // Through the type-erased store too.
             #expect(try await AnyEventStore(store).readAll(after: 0, limit: 100, types: ["NoteAdded"]).events == notes.events)
         }
