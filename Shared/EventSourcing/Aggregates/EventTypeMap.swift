@@ -24,6 +24,9 @@ extension EventPayload {
 /// the one registered, throws — readers must stop rather than skip it.
 public struct EventTypeMap<Event: Sendable>: Sendable {
     private var decoders: [String: @Sendable (EventEnvelope) throws -> Event] = [:]
+    /// The event types this map decodes (what a projection of exactly these events names as its
+    /// ``ProjectionSchema/eventTypes``); kept beside the decoders so reading it copies no keys.
+    public private(set) var eventTypes: Set<String> = []
 
     /// An empty map.
     public init() {}
@@ -37,6 +40,7 @@ public struct EventTypeMap<Event: Sendable>: Sendable {
     /// ``Aggregate/eventID(of:)``): `wrap` gets the payload and that id.
     public mutating func register<Payload: EventPayload>(_ type: Payload.Type,
                                                          identified wrap: @escaping @Sendable (Payload, UUID) -> Event) {
+        eventTypes.insert(Payload.eventType)
         decoders[Payload.eventType] = { envelope in
             guard envelope.schemaVersion == Payload.schemaVersion else {
                 throw EventDecodingError.unsupportedSchemaVersion(
@@ -64,10 +68,6 @@ public struct EventTypeMap<Event: Sendable>: Sendable {
         copy.register(type, identified: wrap)
         return copy
     }
-
-    /// The event types this map decodes (what a projection of exactly these events names as its
-    /// ``ProjectionSchema/eventTypes``).
-    public var eventTypes: Set<String> { Set(decoders.keys) }
 
     /// The decoded event, or `nil` for a type this map does not know.
     public func decode(_ envelope: EventEnvelope) throws -> Event? {

@@ -62,22 +62,32 @@ extension EventStore {
     /// Reads pages of the whole log and keeps the events of `types`: correct for any store; the SQLite store answers
     /// with one query that returns only those events.
     public func readAll(after position: Int64, limit: Int, types: Set<String>) async throws -> TypedPage {
-        var events: [EventEnvelope] = []
+        try await readAll(after: position, limit: limit, where: { types.contains($0.eventType) })
+    }
+
+    /// Reads pages of the whole log and keeps up to `limit` events that `keep` accepts, passing over at most
+    /// ``TypedPage/scanLimit`` others; the page says how far it read (the last event kept when the page is full).
+    public func readAll(after position: Int64, limit: Int, where keep: (EventEnvelope) -> Bool) async throws -> TypedPage {
+        var kept: [EventEnvelope] = []
         var scanned = position
-        var read = 0
-        while events.count < limit, read < TypedPage.scanLimit {
-            let page = try await readAll(after: scanned, limit: min(max(limit, 100), TypedPage.scanLimit - read))
-            guard !page.isEmpty else { break }
+        var skipped = 0
+        while kept.count < limit, skipped < TypedPage.scanLimit {
+            let page = try await readAll(after: scanned, limit: min(max(limit, 100), TypedPage.scanLimit - skipped))
+            guard let last = page.last else { break }
+            scanned = last.position
             for event in page {
-                read += 1
-                scanned = event.position
-                if types.contains(event.eventType) {
-                    events.append(event)
-                    if events.count == limit { break }
+                if keep(event) {
+                    kept.append(event)
+                    if kept.count == limit {
+                        scanned = event.position
+                        break
+                    }
+                } else {
+                    skipped += 1
                 }
             }
         }
-        return TypedPage(events: events, scanned: scanned)
+        return TypedPage(events: kept, scanned: scanned)
     }
 
     public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {

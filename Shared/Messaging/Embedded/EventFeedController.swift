@@ -75,26 +75,8 @@ public struct EventFeedController<Store: EventStore>: Sendable {
             let page = try await store.readAll(after: after, limit: limit, types: types)
             return (page.events.filter(include), page.scanned)
         }
-        var served: [EventEnvelope] = []
-        var position = after
-        var skipped = 0
-        while served.count < limit, skipped < TypedPage.scanLimit {
-            let page = try await store.readAll(after: position, limit: limit)
-            guard let last = page.last else { break }
-            position = last.position
-            for event in page {
-                if include(event) {
-                    served.append(event)
-                    if served.count == limit {
-                        position = event.position
-                        break
-                    }
-                } else {
-                    skipped += 1
-                }
-            }
-        }
-        return (served, position)
+        let page = try await store.readAll(after: after, limit: limit, where: include)
+        return (page.events, page.scanned)
     }
 
     /// The most types one request may name.
