@@ -14,7 +14,7 @@ public struct GatewayRoute: Sendable, Hashable, CustomStringConvertible {
         self.coversSubpaths = coversSubpaths
     }
 
-    /// The path split into lower-case segments.
+    /// The path split into lower-case segments (``RouteTable`` keeps them; a request does not split routes).
     var segments: [Substring] { path.lowercased().split(separator: "/") }
 
     /// The label of this route in metrics and logs: `/v1/tours/*` for a prefix, the path itself otherwise.

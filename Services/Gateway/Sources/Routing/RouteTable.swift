@@ -7,12 +7,13 @@ import Foundation
 public struct RouteTable: Sendable {
     /// Every route, as given.
     public let routes: [GatewayRoute]
-    private let bySpecificity: [GatewayRoute]
+    /// The routes with their segments (split and lower-cased once, here, not per request), most segments first.
+    private let bySpecificity: [(route: GatewayRoute, segments: [Substring])]
 
     /// A table of `routes`.
     public init(_ routes: [GatewayRoute]) {
         self.routes = routes
-        self.bySpecificity = routes.sorted { $0.segments.count > $1.segments.count }
+        self.bySpecificity = routes.map { ($0, $0.segments) }.sorted { $0.segments.count > $1.segments.count }
     }
 
     /// What a request path resolves to.
@@ -28,8 +29,7 @@ public struct RouteTable: Sendable {
     /// The route owning `path` (the path only, no query).
     public func resolve(_ path: String) -> Resolution {
         guard let segments = Self.normalizedSegments(path) else { return .hidden(GatewayRoute(path, to: nil)) }
-        for route in bySpecificity {
-            let prefix = route.segments
+        for (route, prefix) in bySpecificity {
             guard segments.count >= prefix.count, route.coversSubpaths || segments.count == prefix.count,
                   zip(segments, prefix).allSatisfy({ $0 == $1 })
             else { continue }
@@ -39,18 +39,19 @@ public struct RouteTable: Sendable {
     }
 
     /// The lower-case, percent-decoded segments of `path`; `nil` when a segment is `.` or `..` or does not decode.
-    static func normalizedSegments(_ path: String) -> [String]? {
-        var segments: [String] = []
+    /// A plain segment (lower-case ASCII without `%`, as nearly every request's) is a slice of `path`, not a copy.
+    static func normalizedSegments(_ path: String) -> [Substring]? {
+        var segments: [Substring] = []
         for raw in path.split(separator: "/") {
             // Decoding and case folding only where needed: most paths are plain lower-case ASCII, and Foundation's
             // percent decoding costs more than the rest of the routing.
-            var segment = String(raw)
+            var segment = raw
             if raw.utf8.contains(UInt8(ascii: "%")) {
-                guard let decoded = segment.removingPercentEncoding else { return nil }
-                segment = decoded
+                guard let decoded = String(raw).removingPercentEncoding else { return nil }
+                segment = Substring(decoded)
             }
             if segment.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) {
-                segment = segment.lowercased()
+                segment = Substring(segment.lowercased())
             }
             guard segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else { return nil }
             segments.append(segment)

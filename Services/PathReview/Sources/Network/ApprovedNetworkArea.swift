@@ -36,12 +36,13 @@ extension SQLiteApprovedNetworkStore {
         guard !page.isEmpty else { return [] }
         let table = ApprovedFeatureBands.table(zoom: zoom)
         let byKey = try await database.read { db -> [Int64: ApprovedFeatureRow] in
-            // One statement text for any page (the keys as one JSON array): prepared once, cached by the connection.
+            // One statement text per band for any page (the keys as one JSON array): prepared once, cached by the
+            // connection (`cachedStatement`; `fetchAll(db, sql:)` would parse it on every request).
             var byKey: [Int64: ApprovedFeatureRow] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT p.box_id, f.fragment, p.condition, p.obstacles FROM approved_paths p JOIN \(table) f ON f.box_id = p.box_id
                 WHERE p.box_id IN (SELECT value FROM json_each(?))
-                """, arguments: [Self.keys(page)]) {
+                """), arguments: [Self.keys(page)]) {
                 byKey[row[0]] = ApprovedFeatureRow(fragment: row[1] as String, condition: row[2], obstacleCount: row[3])
             }
             return byKey
@@ -53,9 +54,9 @@ extension SQLiteApprovedNetworkStore {
         guard !page.isEmpty else { return [] }
         let byKey = try await database.read { db -> [Int64: ApprovedPathState] in
             var byKey: [Int64: ApprovedPathState] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for row in try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT box_id, condition, obstacles FROM approved_paths WHERE box_id IN (SELECT value FROM json_each(?))
-                """, arguments: [Self.keys(page)]) {
+                """), arguments: [Self.keys(page)]) {
                 byKey[row[0]] = ApprovedPathState(condition: row[1], obstacleCount: row[2])
             }
             return byKey

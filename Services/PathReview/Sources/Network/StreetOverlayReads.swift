@@ -23,7 +23,10 @@ enum StreetOverlayChunks {
 
 extension SQLiteApprovedNetworkStore: StreetOverlayReads {
     public func overlayVersion() async throws -> Int64 {
-        try await database.read { db in try Int64.fetchOne(db, sql: "SELECT position FROM approved_network_version WHERE id = 1") ?? 0 }
+        // Every bbox page reads it: a statement prepared once per connection (GRDB's cache), not parsed per request.
+        try await database.read { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT position FROM approved_network_version WHERE id = 1")) ?? 0
+        }
     }
 
     public func markedStreets(_ ids: [Int64]) async throws -> Set<Int64> {
