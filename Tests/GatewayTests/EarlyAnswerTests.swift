@@ -209,6 +209,21 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("garbage after a valid request on the same connection: the request's answer first, then the 400 problem, then the close")
+    func garbageAfterARequestIsAnsweredInOrder() async throws {
+        try await GatewayHarness.run { (gateway: GatewayHarness) async throws in
+            let socket = try RawSocket.connect(port: gateway.port)
+            defer { close(socket) }
+            RawSocket.send(socket, "GET /health/live HTTP/1.1\r\nHost: gateway\r\n\r\nNOT HTTP AT ALL\r\n\r\n")
+            let answer = try #require(await RawSocket.readUntilClosed(socket))
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(80))")
+            let problem = try #require(answer.range(of: "HTTP/1.1 400"), "\(answer)")
+            #expect(answer[problem.upperBound...].contains(#""code":"malformed-request""#))
+            #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 3, "two answers, not interleaved: \(answer)")
+            #expect(try await gateway.send(.GET, "/health/live").status == 200)
+        }
+    }
+
     @Test("a request line that is not HTTP is 400 malformed-request as problem+json")
     func garbageIs400Problem() async throws {
         try await GatewayHarness.run { (gateway: GatewayHarness) async throws in

@@ -5,9 +5,14 @@ import NIOHTTPTypes
 
 /// Answers a request the HTTP parser refused with a problem document instead of Hummingbird's bare `400` without a
 /// body: `431 headers-too-large` when the head is larger than the decoder's limits (80 KiB of header fields, 1,000
-/// fields), `400 malformed-request` for any other syntax error. The connection is closed after the answer (the stream
-/// cannot be trusted any more). When an answer to an earlier request on the connection is still being written, the
-/// connection is only closed: two answers must not interleave.
+/// fields), `400 malformed-request` for any other syntax error, with `Connection: close` (the stream cannot be trusted
+/// any more).
+///
+/// It does not answer by itself: the parser's error goes on to Hummingbird's request loop, which takes it after the
+/// answers to the requests before it are written and then writes its bare `400` (`Connection: close`,
+/// `Content-Length: 0`) and closes; this handler only rewrites that head into the problem's, with its body. So two
+/// answers never interleave, and a request before the refused bytes still gets its own answer first. Until the parser
+/// refuses something the handler passes every part on untouched: it looks at no request and no answer.
 ///
 /// Sits after the HTTP/1 codec (``HTTPServerBuilder/http1OnEventLoops(configuration:)`` installs it).
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -16,41 +21,48 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// Requests whose answer has not been finished.
-    private var unanswered = 0
-    private var answeredError = false
+    /// What the parser refused, once it did.
+    private var refusal: HTTPParserError?
+    /// Whether Hummingbird's answer to the refusal was rewritten (once per connection; the connection then closes).
+    private var rewritten = false
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { unanswered += 1 }
-        context.fireChannelRead(data)
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if refusal == nil, let parserError = error as? HTTPParserError { refusal = parserError }
+        context.fireErrorCaught(error)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { unanswered = max(0, unanswered - 1) }
-        context.write(data, promise: promise)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError else {
-            context.fireErrorCaught(error)
+        guard let refusal else {
+            context.write(data, promise: promise)
             return
         }
-        guard !answeredError else { return }
-        answeredError = true
-        guard unanswered == 0 else {
-            context.close(promise: nil)
+        if rewritten {
+            // The end of the rewritten answer: closed once it is written, as the parser's state cannot be trusted
+            // (Hummingbird would only close its output and wait for the client to close).
+            guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+            let written = promise ?? context.eventLoop.makePromise()
+            context.writeAndFlush(data, promise: written)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
             return
         }
-        let (status, code, title, detail) = Self.problem(for: parserError)
+        // Hummingbird's answer to a parse error: 400, `Content-Length: 0`, `Connection: close`. An answer to an
+        // earlier request that is still being written (a service's 400 always has a body) passes unchanged.
+        guard case .head(let head) = unwrapOutboundIn(data), head.status == .badRequest, head.headerFields[.contentLength] == "0",
+              head.headerFields[.connection] == "close" else {
+            context.write(data, promise: promise)
+            return
+        }
+        rewritten = true
+        let (status, code, title, detail) = Self.problem(for: refusal)
         let body = #"{"type":"urn:waypoint:problem:\#(code)","title":"\#(title)","status":\#(status.code),"code":"\#(code)","detail":"\#(detail)"}"#
         var fields = HTTPFields()
         fields[.contentType] = "application/problem+json"
         fields[.contentLength] = String(body.utf8.count)
         fields[.connection] = "close"
         fields[ServiceHeaders.contentTypeOptions] = "nosniff"
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: promise)
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 
     static func problem(for error: HTTPParserError) -> (HTTPResponse.Status, String, String, String) {
