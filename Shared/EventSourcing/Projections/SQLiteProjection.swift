@@ -31,16 +31,18 @@ public enum SQLiteCheckpoints {
     }
 
     static func load(_ name: String, _ db: Database) throws -> (position: Int64, generation: Int)? {
-        try Row.fetchOne(db, sql: "SELECT position, generation FROM es_projections WHERE name = ?", arguments: [name])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT position, generation FROM es_projections WHERE name = ?"), arguments: [name])
             .map { ($0[0], $0[1]) }
     }
 
+    /// Written after every batch a projection, relay or consumer applies: prepared once per connection (GRDB's
+    /// statement cache), as the checkpoint's read, not parsed again each time.
     static func save(_ name: String, position: Int64, generation: Int, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO es_projections (name, position, generation, updated_at_us) VALUES (?, ?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET position = excluded.position, generation = excluded.generation,
                 updated_at_us = excluded.updated_at_us
-            """, arguments: [name, position, generation, Date().microsecondsSince1970])
+            """).execute(arguments: [name, position, generation, Date().microsecondsSince1970])
     }
 }
 

@@ -43,8 +43,9 @@ extension SQLiteEventStore {
         correlation_id, causation_id, actor_id, traceparent, recorded_at_us
         """
 
+    /// The log's last position; read by every typed read and feed page, so prepared once per connection.
     static func head(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM es_events") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM es_events")) ?? 0
     }
 
     static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [EventEnvelope] {
