@@ -60,9 +60,10 @@ enum ForwardedHeaders {
 
     /// RFC 7239 `Forwarded`: `for=192.0.2.1;host=…;proto=http`, IPv6 addresses quoted in brackets.
     static func forwardedValue(client: String, host: String?) -> String {
-        let node = client.contains(":") ? "\"[\(client)]\"" : client
+        // Byte tests: `String.contains(String)` goes through Foundation's string search, per request.
+        let node = client.utf8.contains(UInt8(ascii: ":")) ? "\"[\(client)]\"" : client
         var value = "for=\(node)"
-        if let host, !host.contains("\""), !host.contains(";") { value += ";host=\"\(host)\"" }
+        if let host, !host.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: ";") }) { value += ";host=\"\(host)\"" }
         return value + ";proto=http"
     }
 
