@@ -6,9 +6,8 @@ extension SQLiteEventStore {
     static func commit(_ requests: [AppendRequest], in db: Database) throws -> AppendPlanner.Plan {
         let streams = Set(requests.map(\.streamID))
         var versions: [String: Int64] = [:]
-        let versionStatement = try db.cachedStatement(sql: "SELECT MAX(stream_version) FROM es_events WHERE stream_id = ?")
         for stream in streams {
-            versions[stream] = try Int64.fetchOne(versionStatement, arguments: [stream]) ?? 0
+            versions[stream] = try streamVersion(stream, db)
         }
         let plan = AppendPlanner.plan(
             requests, head: try head(db), streamVersions: versions,

@@ -48,6 +48,13 @@ extension SQLiteEventStore {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(position) FROM es_events")) ?? 0
     }
 
+    /// A stream's current version (0 for a stream without events): read by `streamVersion` and for every stream of a
+    /// group commit, through one cached statement.
+    static func streamVersion(_ streamID: String, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(stream_version) FROM es_events WHERE stream_id = ?"),
+                           arguments: [streamID]) ?? 0
+    }
+
     static func fetchEvents(_ db: Database, sql: String, arguments: StatementArguments) throws -> [EventEnvelope] {
         let statement = try db.cachedStatement(sql: sql)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)

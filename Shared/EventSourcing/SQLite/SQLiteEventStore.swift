@@ -88,10 +88,7 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
     }
 
     public func streamVersion(_ streamID: String) async throws -> Int64 {
-        try await database.read { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(stream_version) FROM es_events WHERE stream_id = ?"),
-                               arguments: [streamID]) ?? 0
-        }
+        try await database.read { db in try Self.streamVersion(streamID, db) }
     }
 
     public func waitForAppends(after position: Int64, timeout: Duration) async {
