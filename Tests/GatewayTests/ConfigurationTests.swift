@@ -25,6 +25,7 @@ struct ConfigurationTests {
         #expect(configuration.clientIdleTimeout == .seconds(75), "longer than a recording phone's minute between uploads")
         #expect(configuration.requiredServices == ["auth", "tour-management", "analytics"])
         #expect(configuration.corsOrigins.isEmpty)
+        #expect(configuration.proxyFastPath)
     }
 
     @Test("gateway-specific keys win over generic ones; JWKS follows auth's URL")
@@ -36,6 +37,7 @@ struct ConfigurationTests {
             "WAYPOINT_GATEWAY_CACHE_TTL_SECONDS": "300", "WAYPOINT_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "2.5",
             "WAYPOINT_GATEWAY_ANALYTICS_TIMEOUT_SECONDS": "10", "WAYPOINT_GATEWAY_CORS_ORIGINS": "https://app.example, https://admin.example",
             "WAYPOINT_GATEWAY_REQUIRED_SERVICES": "auth", "WAYPOINT_GATEWAY_CLIENT_IDLE_TIMEOUT_SECONDS": "12",
+            "WAYPOINT_PROXY_FAST_PATH": "on", "WAYPOINT_GATEWAY_PROXY_FAST_PATH": "OFF",
         ])
         #expect(configuration.service.port == 9090)
         #expect(configuration.endpoints.baseURL(of: "auth")?.absoluteString == "http://auth.internal:8081")
@@ -48,6 +50,7 @@ struct ConfigurationTests {
         #expect(configuration.corsOrigins == ["https://app.example", "https://admin.example"])
         #expect(configuration.requiredServices == ["auth"])
         #expect(configuration.clientIdleTimeout == .seconds(12))
+        #expect(!configuration.proxyFastPath)
     }
 
     @Test("a cache TTL above 5 minutes stops start-up, naming the key")
@@ -63,7 +66,8 @@ struct ConfigurationTests {
     @Test("invalid values stop start-up: unknown required service, bad URL, negative rate")
     func invalidValuesAreRejected() {
         for environment in [["WAYPOINT_GATEWAY_REQUIRED_SERVICES": "auth,billing"], ["WAYPOINT_GATEWAY_NAVIGATION_URL": "not a url"],
-                            ["WAYPOINT_GATEWAY_RATE_PER_MINUTE": "-1"], ["WAYPOINT_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "0"]] {
+                            ["WAYPOINT_GATEWAY_RATE_PER_MINUTE": "-1"], ["WAYPOINT_GATEWAY_UPSTREAM_TIMEOUT_SECONDS": "0"],
+                            ["WAYPOINT_GATEWAY_PROXY_FAST_PATH": "maybe"]] {
             #expect(throws: ConfigurationError.self, "\(environment)") { try GatewayConfiguration.fromEnvironment(environment) }
         }
     }

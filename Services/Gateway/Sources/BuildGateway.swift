@@ -48,17 +48,25 @@ public func buildGateway(
         configuration.cacheEvents.map { CacheEventFollower(cache: cache, transport: $0, logger: logger) }
     }
     let relays = RelayGauge()
+    let accessLog = AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: clients)
+    let cors = CORSMiddleware(origins: configuration.corsOrigins)
+    let forwarder = ProxyForwarder(upstreams: upstreams, clients: clients, metrics: metrics.factory, relays: relays)
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
-    router.add(middleware: AccessLogMiddleware(table: routeTable, factory: metrics.factory, clients: clients))
-    router.add(middleware: CORSMiddleware(origins: configuration.corsOrigins))
+    router.add(middleware: accessLog)
+    router.add(middleware: cors)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: GatewayMiddleware(
         table: routeTable,
         authentication: AuthenticationMiddleware(verifier: verifier, requirement: .optional),
-        rateLimits: rateLimits, cache: cache, forwarder: ProxyForwarder(upstreams: upstreams, clients: clients, metrics: metrics.factory, relays: relays),
+        rateLimits: rateLimits, cache: cache, forwarder: forwarder,
         maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
     ))
+    // Plain proxied reads skip the router (same edge, same shared pieces): see ProxyFastPath.
+    let fastPath = configuration.proxyFastPath
+        ? ProxyFastPath(table: routeTable, upstreams: upstreams, verifier: verifier, rateLimits: rateLimits, cache: cache,
+                        forwarder: forwarder, accessLog: accessLog, cors: cors, clients: clients, logger: logger)
+        : nil
     let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,
                                 required: Set(configuration.requiredServices))
     GatewayOperationalRoutes(readiness: readiness, health: health, metrics: metrics, upstreams: upstreams,
@@ -68,5 +76,5 @@ public func buildGateway(
                               metrics: metrics, upstreams: upstreams, rateLimits: rateLimits, cache: cache,
                               routeTable: router.routes.map { ($0.method.rawValue, $0.path.description) },
                               background: [CircuitRecovery(upstreams: upstreams, logger: logger)] + (follower.map { [$0] } ?? []) + background,
-                              relays: relays, onServerRunning: onServerRunning)
+                              relays: relays, fastPath: fastPath, onServerRunning: onServerRunning)
 }

@@ -38,11 +38,17 @@ public struct GatewayApplication: ApplicationProtocol {
     /// body is in flight.
     public var requestBodiesInFlight: Int { relays.live.load(ordering: .relaxed) }
     let relays: RelayGauge
+    /// Plain proxied reads answered outside the router (``ProxyFastPath``); `nil` when configured off.
+    let fastPath: ProxyFastPath?
+    /// Requests the proxy's fast path has taken so far (0 when it is off).
+    public var fastPathRequests: Int { fastPath?.taken.value ?? 0 }
     private let onRunning: @Sendable (any Channel) async -> Void
 
     init(responder: Responder, configuration: GatewayConfiguration, logger: Logger, readiness: Readiness, metrics: ServiceMetrics,
          upstreams: UpstreamPool, rateLimits: EdgeRateLimits, cache: EdgeCache?, routeTable: [(method: String, path: String)],
-         background: [any Service], relays: RelayGauge, onServerRunning: @escaping @Sendable (any Channel) async -> Void) {
+         background: [any Service], relays: RelayGauge, fastPath: ProxyFastPath?,
+         onServerRunning: @escaping @Sendable (any Channel) async -> Void) {
+        self.fastPath = fastPath
         self.routeTable = routeTable
         self.responder = responder
         self.configuration = ApplicationConfiguration(address: .hostname(configuration.service.host, port: configuration.service.port))
@@ -59,11 +65,14 @@ public struct GatewayApplication: ApplicationProtocol {
     }
 
     /// HTTP/1.1 with an idle timeout: a client that sends nothing for ``GatewayConfiguration/clientIdleTimeout`` —
-    /// half a request line, a stalled upload, or an idle keep-alive — is disconnected.
+    /// half a request line, a stalled upload, or an idle keep-alive — is disconnected. Each connection has a
+    /// ``ProxyFastPathHandler`` unless the fast path is off.
     public var server: HTTPServerBuilder {
         let timeout = gatewayConfiguration.clientIdleTimeout
         let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000)
-        return .http1OnEventLoops(configuration: .init(idleTimeout: .nanoseconds(nanoseconds)))
+        let fastPath = fastPath
+        return .http1OnEventLoops(configuration: .init(idleTimeout: .nanoseconds(nanoseconds)),
+                                  connectionHandlers: { fastPath.map { [$0.handler()] } ?? [] })
     }
 
     /// The upstream clients (closed when the application stops) and the hosted background work; Hummingbird's test

@@ -34,12 +34,17 @@ public struct EventLoopBoundChildChannel<Base: ServerChildChannel>: ServerChildC
     public typealias Value = Base.Value
     /// The channel setup whose handling runs on the loop.
     public let base: Base
+    /// Handlers put right after Hummingbird's `HTTPConnectionStateHandler` (so it sees every request and answer that
+    /// passes them, for its idle timeout and graceful close), before the request loop's async channel: a handler here
+    /// may answer requests itself on the event loop and pass the others on (the gateway's proxy fast path).
+    public let connectionHandlers: @Sendable () -> [any ChannelHandler]
 
     /// The first receive buffer of a connection.
     public static var initialReceiveBufferBytes: Int { 512 }
 
-    public init(_ base: Base) {
+    public init(_ base: Base, connectionHandlers: @escaping @Sendable () -> [any ChannelHandler] = { [] }) {
         self.base = base
+        self.connectionHandlers = connectionHandlers
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -49,7 +54,19 @@ public struct EventLoopBoundChildChannel<Base: ServerChildChannel>: ServerChildC
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        let connectionHandlers = connectionHandlers
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let handlers = connectionHandlers()
+            guard !handlers.isEmpty else { return value }
+            let pipeline = channel.pipeline.syncOperations
+            let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
+            var previous: any ChannelHandler = state
+            for handler in handlers {
+                try pipeline.addHandler(handler, position: .after(previous))
+                previous = handler
+            }
+            return value
+        }
     }
 
     public func handle(value: Value, logger: Logger) async {
@@ -70,7 +87,13 @@ extension HTTPServerBuilder {
     /// held what its busiest request needed (~23 KiB more after one routed request through the gateway); answered in a
     /// child task, that memory goes back when the answer is written, and the connection's task stays at the depth of
     /// Hummingbird's request loop. The cost is one task per request.
-    public static func http1OnEventLoops(configuration: HTTP1Channel.Configuration = .init()) -> HTTPServerBuilder {
+    ///
+    /// `connectionHandlers` go after Hummingbird's connection-state handler (see
+    /// ``EventLoopBoundChildChannel/connectionHandlers``).
+    public static func http1OnEventLoops(
+        configuration: HTTP1Channel.Configuration = .init(),
+        connectionHandlers: @escaping @Sendable () -> [any ChannelHandler] = { [] }
+    ) -> HTTPServerBuilder {
         .init { responder in
             let answerInChildTask: HTTPChannelHandler.Responder = { request, writer, channel in
                 let handOff = ResponseWriterHandOff(writer)
@@ -82,7 +105,8 @@ extension HTTPServerBuilder {
             var configuration = configuration
             let additional = configuration.additionalChannelHandlers
             configuration.additionalChannelHandlers = { [MalformedRequestHandler()] + additional() }
-            return EventLoopBoundChildChannel(HTTP1Channel(responder: answerInChildTask, configuration: configuration))
+            return EventLoopBoundChildChannel(HTTP1Channel(responder: answerInChildTask, configuration: configuration),
+                                              connectionHandlers: connectionHandlers)
         }
     }
 }

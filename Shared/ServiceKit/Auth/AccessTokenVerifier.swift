@@ -96,6 +96,17 @@ public struct AccessTokenVerifier: Sendable {
         return identity
     }
 
+    /// The identity of `token` when it verified before and is still good — remembered (``VerifiedTokenCache``), its `kid`
+    /// naming the same key the source holds now, within its times, its session not revoked — without waiting: `nil`
+    /// whenever that cannot be said at once (not remembered, key not held, or any check fails), and ``verify(_:)``
+    /// gives the answer (the gateway's proxy fast path takes such requests the ordinary way).
+    public func rememberedIdentity(_ token: String) -> AuthenticatedIdentity? {
+        guard let cached = verified.entry(for: token), let current = keys.heldKey(for: cached.kid)?.der,
+              current == cached.key
+        else { return nil }
+        return try? identity(of: cached.claims)
+    }
+
     /// The identity of verified claims once their times, issuer, audience and session are checked (again, for a
     /// remembered token).
     private func identity(of claims: AccessTokenClaims) throws -> AuthenticatedIdentity {

@@ -64,7 +64,7 @@ public struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), if any.
-    static func bearerToken(in header: String) -> String? {
+    public static func bearerToken(in header: String) -> String? {
         // Every request of a signed-in caller passes here with a token of ~800 characters: an ASCII header (all of
         // them in practice) is read as bytes; anything else as characters, as before.
         var utf8 = header.utf8[...]

@@ -6,14 +6,14 @@ import Foundation
 #endif
 
 /// Request ids: accepted from `X-Request-Id` when safe to log, generated otherwise.
-enum RequestIdentifier {
+public enum RequestIdentifier {
     /// The longest accepted incoming request id, in characters.
     static let maximumLength = 128
 
     /// `header` when it is 1–128 characters of `A–Z a–z 0–9 - _ . :`, otherwise a new lowercase UUID.
     ///
     /// Anything else is replaced rather than escaped, so a client cannot inject text into log lines.
-    static func accepting(_ header: String?) -> String {
+    public static func accepting(_ header: String?) -> String {
         if let header, isAcceptable(header) { return header }
         return generate()
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -32,9 +33,15 @@ public struct RequestTracingMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[ServiceHeaders.requestID] = context.requestId
-        response.headers[ServiceHeaders.traceparent] = context.trace.traceparent
-        response.headers[ServiceHeaders.contentTypeOptions] = "nosniff"
+        Self.stamp(&response.headers, requestId: context.requestId, trace: context.trace)
         return response
+    }
+
+    /// Writes `X-Request-Id`, `traceparent` (this request's span) and `X-Content-Type-Options: nosniff` into an answer's
+    /// fields — what every answer carries, also one written outside the router (the gateway's proxy fast path).
+    public static func stamp(_ headers: inout HTTPFields, requestId: String, trace: TraceContext) {
+        headers[ServiceHeaders.requestID] = requestId
+        headers[ServiceHeaders.traceparent] = trace.traceparent
+        headers[ServiceHeaders.contentTypeOptions] = "nosniff"
     }
 }

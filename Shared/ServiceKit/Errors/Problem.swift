@@ -73,12 +73,18 @@ public struct Problem: Error, HTTPResponseError, Sendable, Equatable {
     /// Writes the problem as `application/problem+json`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let contextRequestId = (context as? ServiceRequestContext)?.requestId
-        let document = document(instance: request.uri.path, requestId: contextRequestId)
-        let data = try Self.encoder.encode(document)
+        let (headers, body) = try rendered(instance: request.uri.path, requestId: contextRequestId)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The answer's fields (``headers``, `Content-Type`, `Content-Length`) and body for a request to `path` with
+    /// request id `requestId`: what ``response(from:context:)`` writes, for answers written outside the router.
+    public func rendered(instance path: String?, requestId: String?) throws -> (headers: HTTPFields, body: ByteBuffer) {
+        let data = try Self.encoder.encode(document(instance: path, requestId: requestId))
         var headers = self.headers
         headers[.contentType] = Self.mediaType
         headers[.contentLength] = String(data.count)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return (headers, ByteBuffer(bytes: data))
     }
 
     private static let encoder: JSONEncoder = {

@@ -10,16 +10,26 @@ public enum CacheRules {
     /// Whether `request` may be answered from (and stored into) the cache: no credentials of any kind, and the client
     /// did not ask to bypass caches.
     public static func isEligible(_ request: Request) -> Bool {
-        guard request.headers[.authorization] == nil, request.headers[.cookie] == nil else { return false }
-        let cacheControl = request.headers[values: .cacheControl].joined(separator: ",").lowercased()
+        isEligible(fields: request.headers)
+    }
+
+    /// ``isEligible(_:)`` of a request with `fields`.
+    public static func isEligible(fields: HTTPFields) -> Bool {
+        guard fields[.authorization] == nil, fields[.cookie] == nil else { return false }
+        let cacheControl = fields[values: .cacheControl].joined(separator: ",").lowercased()
         return !cacheControl.contains("no-cache") && !cacheControl.contains("no-store")
     }
 
     /// The key of `request`: method, path, query with its parameters sorted, and the content-negotiation fields.
     public static func key(for request: Request) -> String {
-        var key = "\(request.method.rawValue) \(request.uri.path)?\(normalizedQuery(request.uri.query))"
+        key(method: request.method, path: request.uri.path, query: request.uri.query, fields: request.headers)
+    }
+
+    /// ``key(for:)`` of a request given by its parts.
+    public static func key(method: HTTPRequest.Method, path: String, query: String?, fields: HTTPFields) -> String {
+        var key = "\(method.rawValue) \(path)?\(normalizedQuery(query))"
         for name in keyedRequestFields {
-            key += "|\(name.canonicalName)=\(request.headers[values: name].joined(separator: ","))"
+            key += "|\(name.canonicalName)=\(fields[values: name].joined(separator: ","))"
         }
         return key
     }

@@ -62,33 +62,14 @@ public struct EdgeCache: Sendable {
             return response
         }
         let key = CacheRules.key(for: request)
-        let now = ContinuousClock.now
-        if let hit = store.lookup(key, now: now) {
-            var headers = hit.headers
-            headers[Self.xCache] = "hit"
-            headers[.age] = String((now - hit.storedAt).components.seconds)
-            headers[.contentLength] = String(hit.bytes.count)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: hit.body))
+        if let hit = hit(key) {
+            return Response(status: .ok, headers: hit.headers, body: ResponseBody(byteBuffer: hit.body))
         }
         let mark = store.mark
         let answer = try await fetch()
         var response: Response
-        if let lifetime = CacheRules.storableDuration(status: answer.status, headers: answer.headers, ttl: ttl) {
-            var stored = answer.headers
-            for name in Self.perRequestFields { stored[name] = nil }
-            let tags = Self.tags(of: answer.headers, upstream: upstream)
-            let position = Self.position(of: answer.headers)
-            let store = store, headers = stored, gauges = gauges
-            let body = CachingBody(base: answer.body, limit: store.maximumEntryBytes) { bytes in
-                let storedAt = ContinuousClock.now
-                store.store(key, CachedResponse(headers: headers, bytes: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime),
-                            tags: tags, position: position, fetchedAt: mark, now: storedAt)
-                if let gauges {
-                    let usage = store.usage
-                    gauges.entries.record(usage.entries)
-                    gauges.bytes.record(usage.bytes)
-                }
-            }
+        if let store = storing(answer.status, answer.headers, key: key, upstream: upstream, fetchedAt: mark) {
+            let body = CachingBody(base: answer.body, limit: self.store.maximumEntryBytes, onComplete: store)
             response = Response(status: answer.status, headers: answer.headers, body: .relaying(body, finishing: answer.relay))
         } else {
             response = answer.response
@@ -96,6 +77,39 @@ public struct EdgeCache: Sendable {
         Self.removeInternalFields(&response.headers)
         response.headers[Self.xCache] = "miss"
         return response
+    }
+
+    /// The stored answer under `key` as it is served (a 200 with `X-Cache: hit`, `Age` and `Content-Length`), if any.
+    func hit(_ key: String, now: ContinuousClock.Instant = .now) -> (headers: HTTPFields, body: ByteBuffer)? {
+        guard let hit = store.lookup(key, now: now) else { return nil }
+        var headers = hit.headers
+        headers[Self.xCache] = "hit"
+        headers[.age] = String((now - hit.storedAt).components.seconds)
+        headers[.contentLength] = String(hit.bytes.count)
+        return (headers, hit.body)
+    }
+
+    /// What stores the whole body of an upstream answer (`status`, `headers`) to the request keyed `key` — `nil` when
+    /// the answer may not be stored. `fetchedAt` is ``ResponseCache/mark`` taken before the request went upstream (an
+    /// answer fetched before a purge is not stored).
+    func storing(_ status: HTTPResponse.Status, _ headers: HTTPFields, key: String, upstream: String,
+                 fetchedAt mark: UInt64) -> (@Sendable ([UInt8]) -> Void)? {
+        guard let lifetime = CacheRules.storableDuration(status: status, headers: headers, ttl: ttl) else { return nil }
+        var stored = headers
+        for name in Self.perRequestFields { stored[name] = nil }
+        let tags = Self.tags(of: headers, upstream: upstream)
+        let position = Self.position(of: headers)
+        let store = store, kept = stored, gauges = gauges
+        return { bytes in
+            let storedAt = ContinuousClock.now
+            store.store(key, CachedResponse(headers: kept, bytes: bytes, storedAt: storedAt, expiresAt: storedAt + lifetime),
+                        tags: tags, position: position, fetchedAt: mark, now: storedAt)
+            if let gauges {
+                let usage = store.usage
+                gauges.entries.record(usage.entries)
+                gauges.bytes.record(usage.bytes)
+            }
+        }
     }
 
     /// The answer to an unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) to `upstream`: when it succeeded (2xx), every

@@ -55,6 +55,12 @@ public struct GatewayConfiguration: Sendable {
     public var retryBudgetPercent: Int
     /// Retries allowed per second and upstream regardless of traffic (`RETRY_MIN_PER_SECOND`, default 1).
     public var retryMinPerSecond: Int
+    /// Whether plain proxied reads take the fast path (`PROXY_FAST_PATH`, `on` by default, `off`): `GET` and `HEAD`
+    /// without a body to a plain-HTTP upstream, anonymous or with a token verified before, answered by a channel
+    /// handler on the connection's event loop instead of the router (``ProxyFastPath``). Same answers, same edge
+    /// (tracing, rate limits, cache, CORS, access log, metrics, breakers, retries); `off` sends everything through the
+    /// router.
+    public var proxyFastPath = true
     /// Proxies in front of the gateway whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`, comma-separated
     /// addresses or CIDR blocks; default none: the gateway is the edge). See ``ClientAddressResolver``.
     public var trustedProxies: [IPNetwork]
@@ -169,6 +175,7 @@ public struct GatewayConfiguration: Sendable {
         configuration.trustedProxies = try readTrustedProxies(reader)
         configuration.corsOrigins = list(reader.string("CORS_ORIGINS", default: ""))
         configuration.clientIdleTimeout = try reader.seconds("CLIENT_IDLE_TIMEOUT_SECONDS", default: defaults.clientIdleTimeout, minimum: 0.1)
+        configuration.proxyFastPath = try readSwitch(reader, "PROXY_FAST_PATH", default: defaults.proxyFastPath)
         configuration.requiredServices = try readRequiredServices(reader, default: defaults.requiredServices)
         return configuration
     }
@@ -198,15 +205,19 @@ public struct GatewayConfiguration: Sendable {
         return instances
     }
 
+    /// An `on`/`off` key.
+    private static func readSwitch(_ reader: EnvironmentReader, _ suffix: String, default defaultValue: Bool) throws -> Bool {
+        guard let (key, raw) = reader.value(suffix) else { return defaultValue }
+        switch raw.lowercased() {
+        case "on": return true
+        case "off": return false
+        default: throw ConfigurationError(key: key, value: raw, expected: "on or off")
+        }
+    }
+
     private static func readCacheEvents(_ reader: EnvironmentReader, endpoints: ServiceEndpoints, internalToken: String?) throws
         -> CacheEventFollower.Transport? {
-        if let (key, raw) = reader.value("CACHE_EVENTS") {
-            switch raw.lowercased() {
-            case "on": break
-            case "off": return nil
-            default: throw ConfigurationError(key: key, value: raw, expected: "on or off")
-            }
-        }
+        guard try readSwitch(reader, "CACHE_EVENTS", default: true) else { return nil }
         if let (_, brokers) = reader.value("KAFKA_BROKERS") { return .kafka(brokers: brokers, properties: [:]) }
         guard let url = endpoints.baseURL(of: CacheEventFollower.producer) else { return nil }
         return .embedded(EmbeddedFeed(source: CacheEventFollower.producer, baseURL: url.absoluteString, internalToken: internalToken ?? ""))

@@ -63,19 +63,29 @@ struct AccessLogMiddleware: RouterMiddleware {
 
     private func record(_ request: Request, _ context: Context, status: Int, route: String, upstream: String,
                         since start: ContinuousClock.Instant, cache: String?) {
+        record(method: request.method, path: request.uri.path, status: status, route: route, upstream: upstream,
+               client: clients.client(of: request, context: context), traceparent: context.traceparent,
+               logger: context.logger, since: start, cache: cache)
+    }
+
+    /// Records one answered request: its duration in the timer of its series, the cache counter, and the access-log
+    /// line on `logger` (the request's: with its request, trace and span ids). Also for answers written outside the
+    /// router (the proxy fast path), so both write the same line and series.
+    func record(method: HTTPRequest.Method, path: String, status: Int, route: String, upstream: String, client: String,
+                traceparent: String, logger: Logger, since start: ContinuousClock.Instant, cache: String?) {
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        timers.timer(method: request.method.rawValue, route: route, upstream: upstream, status: status, factory: factory)
+        timers.timer(method: method.rawValue, route: route, upstream: upstream, status: status, factory: factory)
             .recordNanoseconds(nanoseconds)
         var metadata: Logger.Metadata = [
-            "http_method": .string(request.method.rawValue),
-            "http_path": .string(request.uri.path),
+            "http_method": .string(method.rawValue),
+            "http_path": .string(path),
             "http_status": .stringConvertible(status),
             "duration_ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
             "route": .string(route),
             "upstream": .string(upstream),
-            "client_ip": .string(clients.client(of: request, context: context)),
-            "traceparent": .string(context.traceparent),
+            "client_ip": .string(client),
+            "traceparent": .string(traceparent),
         ]
         if let cache {
             metadata["cache"] = .string(cache)
@@ -84,7 +94,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         // Probes (the launcher's readiness polls at start, an orchestrator's every few seconds, Prometheus scrapes)
         // would drown the requests people read the log for: their lines are debug; their durations are still recorded.
         let level: Logger.Level = upstream == "gateway" && Self.probeRoutes.contains(route) ? .debug : .info
-        context.logger.log(level: level, "access", metadata: metadata)
+        logger.log(level: level, "access", metadata: metadata)
     }
 
     /// The gateway's own routes that machines poll.

@@ -27,7 +27,7 @@ struct CORSMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let origin = request.headers[.origin] else {
             var response = try await next(request, context)
-            response.headers.append(HTTPField(name: .vary, value: "Origin"))
+            stamp(&response.headers, origin: nil)
             return response
         }
         let allowed = allowsAnyOrigin || allowedOrigins.contains(origin.lowercased())
@@ -42,11 +42,16 @@ struct CORSMiddleware: RouterMiddleware {
             return Response(status: .noContent, headers: headers)
         }
         var response = try await next(request, context)
-        response.headers.append(HTTPField(name: .vary, value: "Origin"))
-        if allowed {
-            response.headers[.accessControlAllowOrigin] = origin
-            response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
-        }
+        stamp(&response.headers, origin: origin)
         return response
+    }
+
+    /// What an answer (not a preflight's) to a request from `origin` (`nil`: no `Origin`) carries: `Vary: Origin`, and
+    /// for an allowed origin the origin and the fields it may read.
+    func stamp(_ headers: inout HTTPFields, origin: String?) {
+        headers.append(HTTPField(name: .vary, value: "Origin"))
+        guard let origin, allowsAnyOrigin || allowedOrigins.contains(origin.lowercased()) else { return }
+        headers[.accessControlAllowOrigin] = origin
+        headers[.accessControlExposeHeaders] = Self.exposedHeaders
     }
 }

@@ -109,10 +109,15 @@ public struct ClientAddressResolver: Sendable {
 
     /// The client of `request`: see the type's description; `unknown` without a peer address.
     public func client(of request: Request, context: ServiceRequestContext) -> String {
-        guard !trustedProxies.isEmpty else { return context.remoteAddress ?? "unknown" }
-        let entries = request.headers[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
+        client(fields: request.headers, peer: context.remoteAddress)
+    }
+
+    /// The client of a request with `fields` from the TCP peer `peer`.
+    public func client(fields: HTTPFields, peer: String?) -> String {
+        guard !trustedProxies.isEmpty else { return peer ?? "unknown" }
+        let entries = fields[values: Self.forwardedFor].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        return resolve(peer: context.remoteAddress, forwardedFor: entries)
+        return resolve(peer: peer, forwardedFor: entries)
     }
 
     /// The client, given the peer's address and the `X-Forwarded-For` entries in order.

@@ -26,19 +26,26 @@ enum ForwardedHeaders {
     /// `Accept`, …) plus `X-Forwarded-For`/`Forwarded` naming the client, the request id and a child span of this
     /// request's trace.
     static func upstreamRequest(_ request: Request, context: ServiceRequestContext, client: String) -> HTTPHeaders {
-        let removed = request.headers.contains(.connection) ? notForwarded.union(connectionNamed(request.headers)) : notForwarded
+        upstreamRequest(fields: request.headers, authority: request.head.authority, requestId: context.requestId,
+                        trace: context.trace, client: client)
+    }
+
+    /// ``upstreamRequest(_:context:client:)`` from the request's fields and `:authority` (the `Host`), the request id and
+    /// the request's trace (the upstream gets a child span).
+    static func upstreamRequest(fields: HTTPFields, authority host: String?, requestId: String, trace: TraceContext,
+                                client: String) -> HTTPHeaders {
+        let removed = fields.contains(.connection) ? notForwarded.union(connectionNamed(fields)) : notForwarded
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count + 6)
-        for field in request.headers where !removed.contains(field.name.canonicalName) {
+        headers.reserveCapacity(fields.count + 6)
+        for field in fields where !removed.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        let host = request.head.authority
         headers.add(name: "X-Forwarded-For", value: client)
         headers.add(name: "X-Forwarded-Proto", value: "http")
         if let host { headers.add(name: "X-Forwarded-Host", value: host) }
         headers.add(name: "Forwarded", value: forwardedValue(client: client, host: host))
-        headers.add(name: ServiceHeaders.requestID.rawName, value: context.requestId)
-        headers.add(name: ServiceHeaders.traceparent.rawName, value: context.trace.child().traceparent)
+        headers.add(name: ServiceHeaders.requestID.rawName, value: requestId)
+        headers.add(name: ServiceHeaders.traceparent.rawName, value: trace.child().traceparent)
         return headers
     }
 

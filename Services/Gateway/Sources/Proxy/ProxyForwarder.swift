@@ -47,7 +47,7 @@ struct ProxyForwarder: Sendable {
                 let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure,
                                              readSmallBodyWhole: relay == nil && request.method != .head)
                 if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
-                    count("gateway_upstream_retries_total", upstream: name)
+                    countRetry(upstream: name)
                     attempt += 1
                     try await Task.sleep(for: retryDelay)
                     continue
@@ -95,8 +95,7 @@ struct ProxyForwarder: Sendable {
                       bodyFailure: BodyFailure, readSmallBodyWhole: Bool) async throws -> Outcome {
         let permission = upstream.breaker.acquire()
         if case .refused(let retryAfter) = permission {
-            return .failed(.serviceUnavailable("The \(upstream.name) service is failing; the gateway stopped calling it for a while (circuit open).",
-                                               retryAfter: retryAfter), retryable: false)
+            return .failed(Self.circuitOpen(upstream, retryAfter: retryAfter), retryable: false)
         }
         do {
             let answer: UpstreamAnswer
@@ -114,9 +113,7 @@ struct ProxyForwarder: Sendable {
                     headers: ForwardedHeaders.clientResponse(response.headers),
                     body: await UpstreamBody.of(response, readWhole: readSmallBodyWhole))
             }
-            let failed = (502...504).contains(answer.status.code)
-            upstream.breaker.record(success: !failed, permission: permission)
-            if failed { count("gateway_upstream_failures_total", upstream: upstream.name, kind: "status-\(answer.status.code)") }
+            answered(status: answer.status, upstream: upstream, permission: permission)
             return .answered(answer)
         } catch {
             if let problem = bodyFailure.problem {
@@ -125,14 +122,41 @@ struct ProxyForwarder: Sendable {
                 upstream.breaker.release(permission)
                 return .failed(problem, retryable: false)
             }
-            let failure = UpstreamFailure(error)
-            upstream.breaker.record(success: false, permission: permission)
-            count("gateway_upstream_failures_total", upstream: upstream.name, kind: failure.label)
-            context.logger.notice("upstream call failed", metadata: [
-                "upstream": .string(upstream.name), "failure": .string(failure.label), "error": .string(String(describing: error)),
-            ])
-            return .failed(failure.problem(upstream: upstream.name), retryable: failure == .refused)
+            let (problem, retryable) = failed(error, upstream: upstream, permission: permission, logger: context.logger)
+            return .failed(problem, retryable: retryable)
         }
+    }
+
+    /// The answer when the upstream's circuit is open.
+    static func circuitOpen(_ upstream: Upstream, retryAfter: Duration) -> Problem {
+        .serviceUnavailable("The \(upstream.name) service is failing; the gateway stopped calling it for a while (circuit open).",
+                            retryAfter: retryAfter)
+    }
+
+    /// An upstream answered with `status`: the breaker hears of it (502–504 count as failures, also in
+    /// `gateway_upstream_failures_total{kind="status-…"}`).
+    func answered(status: HTTPResponse.Status, upstream: Upstream, permission: CircuitBreaker.Permission) {
+        let failed = (502...504).contains(status.code)
+        upstream.breaker.record(success: !failed, permission: permission)
+        if failed { count("gateway_upstream_failures_total", upstream: upstream.name, kind: "status-\(status.code)") }
+    }
+
+    /// An upstream call gave no answer: the breaker and the failure counter hear of it, the failure is logged, and the
+    /// client gets the problem (502, 503, 504); `retryable` when the request never left (a refused connection).
+    func failed(_ error: any Error, upstream: Upstream, permission: CircuitBreaker.Permission,
+                logger: Logger) -> (problem: Problem, retryable: Bool) {
+        let failure = UpstreamFailure(error)
+        upstream.breaker.record(success: false, permission: permission)
+        count("gateway_upstream_failures_total", upstream: upstream.name, kind: failure.label)
+        logger.notice("upstream call failed", metadata: [
+            "upstream": .string(upstream.name), "failure": .string(failure.label), "error": .string(String(describing: error)),
+        ])
+        return (failure.problem(upstream: upstream.name), failure == .refused)
+    }
+
+    /// A retry of an idempotent request is being made (`gateway_upstream_retries_total`).
+    func countRetry(upstream: String) {
+        count("gateway_upstream_retries_total", upstream: upstream)
     }
 
     private func count(_ name: String, upstream: String, kind: String? = nil) {
@@ -179,13 +203,22 @@ struct ProxyForwarder: Sendable {
                 body: relay.upstreamBody, uploadCut: { [weak relay] in relay?.isFinishing ?? true }, contentLength: length,
                 readSmallBodyWhole: false, replayable: false)
         }
+        return Self.bodilessRequest(method: method, target: target.pathPrefix + path, headers: headers,
+                                    readSmallBodyWhole: request.method != .head, replayable: replayable)
+    }
+
+    /// A request without a body for the gateway's own upstream client: `Content-Length: 0` for a method that defines a
+    /// body (what AsyncHTTPClient sent), nothing for the others.
+    static func bodilessRequest(method: HTTPMethod, target: String, headers: HTTPHeaders, readSmallBodyWhole: Bool,
+                                replayable: Bool) -> UpstreamRequest {
+        var headers = headers
         switch method {
         case .GET, .HEAD, .DELETE, .CONNECT, .TRACE: break
         default: headers.add(name: "Content-Length", value: "0")
         }
         return UpstreamRequest(
-            head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathPrefix + path, headers: headers),
-            body: nil, contentLength: nil, readSmallBodyWhole: request.method != .head, replayable: replayable)
+            head: HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers),
+            body: nil, contentLength: nil, readSmallBodyWhole: readSmallBodyWhole, replayable: replayable)
     }
 
     /// Whether the request carries a body (HTTP/1.1: a non-zero `Content-Length` or any `Transfer-Encoding`).

@@ -108,7 +108,7 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
         timer?.cancel()
         timer = nil
         if let exchange {
-            if head == nil, reusedForExchange, !exchange.retried, exchange.continuation != nil,
+            if head == nil, reusedForExchange, !exchange.retried, exchange.awaitsAnswer,
                writingHead || exchange.request.replayable {
                 // A kept-alive connection the upstream had closed between requests: the request could not have been
                 // processed (nothing of it left, or it may be sent again). Once more, on a fresh connection.
@@ -146,7 +146,9 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
             }
             self.head = head
             keepAlive = head.isKeepAlive
-            if exchange.request.readSmallBodyWhole,
+            if exchange.sink != nil {
+                exchange.sinkHead(head)
+            } else if exchange.request.readSmallBodyWhole,
                let declared = head.headers.first(name: "content-length").flatMap(Int.init),
                declared >= 0, declared <= UpstreamBody.bufferedLimit {
                 buffering = true
@@ -158,7 +160,9 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
                 exchange.deliver(UpstreamResponse(head: head, body: .pooled(stream.sequence)))
             }
         case .body(let chunk):
-            if buffering {
+            if exchange.sink != nil {
+                if !exchange.sinkBody(chunk), self.exchange === exchange { readPaused = true }
+            } else if buffering {
                 if buffered == nil { buffered = chunk } else { buffered!.writeImmutableBuffer(chunk) }
             } else if let source {
                 switch source.yield(chunk) {
@@ -175,7 +179,9 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
             // Detached first: finishing the stream may call back at once (the consumer was waiting) and must then find
             // the exchange over, not abort it.
             finish(exchange, reusable: reusable)
-            if buffering {
+            if exchange.sink != nil {
+                exchange.sinkEnd()
+            } else if buffering {
                 exchange.deliver(UpstreamResponse(head: head, body: .buffered(buffered ?? ByteBuffer())))
             } else {
                 source?.finish()

@@ -341,6 +341,19 @@ final class UpstreamConnectionPool: @unchecked Sendable {
     }
 }
 
+/// Takes an upstream answer part by part, on the pool's loop (``UpstreamExchange/sink``).
+protocol UpstreamAnswerSink: AnyObject {
+    /// The answer's head (final: 1xx are dropped).
+    func upstreamHead(_ head: HTTPResponseHead)
+    /// A chunk of the body; `false` pauses reading until ``UpstreamExchange/resumeReading()``.
+    func upstreamBody(_ chunk: ByteBuffer) -> Bool
+    /// The answer is complete (the connection is back in its pool).
+    func upstreamEnd()
+    /// No answer, or the rest of one, will come: before the head (a refused connection, a timeout, …) or after it
+    /// (the upstream broke off).
+    func upstreamFailed(_ error: any Error)
+}
+
 /// One request's way through the pool: waiting for a connection, then on one. Touched only on the pool's loop.
 final class UpstreamExchange: @unchecked Sendable {
     enum State { case new, queued, connecting, running, done }
@@ -350,17 +363,54 @@ final class UpstreamExchange: @unchecked Sendable {
     var state = State.new
     /// Resumed once: with the head (and a small body), or with the error.
     var continuation: UnsafeContinuation<UpstreamResponse, any Error>?
+    /// Takes the answer part by part on the pool's loop instead of ``continuation`` (the proxy fast path): the head,
+    /// the body's chunks as they are read, then the end — or the failure, once.
+    private(set) var sink: (any UpstreamAnswerSink)?
+    /// The sink has had its head.
+    private(set) var sinkHasHead = false
+    /// The sink has had its end or its failure.
+    private var sinkDone = false
     var connection: UpstreamConnection?
     var waitTimer: Scheduled<Void>?
     /// Sent again once on a fresh connection already.
     var retried = false
 
-    init(request: UpstreamRequest, pool: UpstreamConnectionPool) {
+    init(request: UpstreamRequest, pool: UpstreamConnectionPool, sink: (any UpstreamAnswerSink)? = nil) {
         self.request = request
         self.pool = pool
+        self.sink = sink
     }
 
     var isWaitingForConnection: Bool { state == .new || state == .connecting }
+
+    /// Nothing of the answer has reached the caller yet.
+    var awaitsAnswer: Bool { continuation != nil || (sink != nil && !sinkHasHead && !sinkDone) }
+
+    /// Passes the answer's head to the sink.
+    func sinkHead(_ head: HTTPResponseHead) {
+        guard let sink, !sinkDone else { return }
+        sinkHasHead = true
+        sink.upstreamHead(head)
+    }
+
+    /// Passes a body chunk to the sink; `false` when reading should pause (until ``resumeReading()``).
+    func sinkBody(_ chunk: ByteBuffer) -> Bool {
+        guard let sink, !sinkDone else { return true }
+        return sink.upstreamBody(chunk)
+    }
+
+    /// Tells the sink the answer is complete.
+    func sinkEnd() {
+        guard let sink, !sinkDone else { return }
+        sinkDone = true
+        self.sink = nil
+        sink.upstreamEnd()
+    }
+
+    /// The sink caught up: the connection reads on.
+    func resumeReading() {
+        connection?.resumeReading(for: self)
+    }
 
     /// Hands the answer to the caller (once).
     func deliver(_ response: UpstreamResponse) {
@@ -372,6 +422,11 @@ final class UpstreamExchange: @unchecked Sendable {
     /// Fails the caller (when it has no answer yet) and ends the exchange.
     func fail(_ error: any Error) {
         state = .done
+        if let sink, !sinkDone {
+            sinkDone = true
+            self.sink = nil
+            sink.upstreamFailed(error)
+        }
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(throwing: error)
@@ -387,7 +442,7 @@ final class UpstreamExchange: @unchecked Sendable {
             pool.removeWaiter(self)
             fail(CancellationError())
         case .running:
-            if continuation != nil { connection?.abort(self, error: CancellationError()) }
+            if continuation != nil || sink != nil { connection?.abort(self, error: CancellationError()) }
         case .done:
             break
         }

@@ -31,16 +31,12 @@ public struct EdgeRateLimits: Sendable {
         _ request: Request, context: ServiceRequestContext,
         next: (Request, ServiceRequestContext) async throws -> Response
     ) async throws -> Response {
-        let isAuthentication = RoutePolicies.isAuthentication(path: request.uri.path)
-        guard let limiter = isAuthentication ? authentication : general else { return try await next(request, context) }
         let client = clients.client(of: request, context: context)
-        let key = isAuthentication ? "ip:\(client)" : (context.identity.map { "user:\($0.subject)" } ?? "ip:\(client)")
-        let decision = limiter.consume(key)
-        guard decision.allowed else {
-            var problem = Problem.tooManyRequests(retryAfter: .seconds(decision.retryAfterSeconds),
-                                                  detail: "Too many requests; retry in \(decision.retryAfterSeconds) s.")
-            RateLimitHeaders.apply(decision, policy: limiter.policy, to: &problem.headers)
-            context.logger.notice("rate limited", metadata: ["policy": .string(limiter.policy.name), "key": .string(key)])
+        guard let verdict = decide(path: request.uri.path, identity: context.identity, client: client) else {
+            return try await next(request, context)
+        }
+        if let problem = verdict.rejection {
+            context.logger.notice("rate limited", metadata: ["policy": .string(verdict.policy.name), "key": .string(verdict.key)])
             throw problem
         }
         var response: Response
@@ -49,8 +45,39 @@ public struct EdgeRateLimits: Sendable {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        RateLimitHeaders.apply(decision, policy: limiter.policy, to: &response.headers)
+        verdict.stamp(&response.headers)
         return response
+    }
+
+    /// What the limits say about a request to `path` by `identity` (anonymous: `nil`) from `client`: `nil` when no
+    /// limit applies; otherwise the decision (one request of the caller's quota is taken when allowed), its policy and
+    /// key, and the 429 problem (with `Retry-After` and the rate-limit fields) when refused.
+    func decide(path: String, identity: AuthenticatedIdentity?, client: String) -> Verdict? {
+        let isAuthentication = RoutePolicies.isAuthentication(path: path)
+        guard let limiter = isAuthentication ? authentication : general else { return nil }
+        let key = isAuthentication ? "ip:\(client)" : (identity.map { "user:\($0.subject)" } ?? "ip:\(client)")
+        let decision = limiter.consume(key)
+        guard decision.allowed else {
+            var problem = Problem.tooManyRequests(retryAfter: .seconds(decision.retryAfterSeconds),
+                                                  detail: "Too many requests; retry in \(decision.retryAfterSeconds) s.")
+            RateLimitHeaders.apply(decision, policy: limiter.policy, to: &problem.headers)
+            return Verdict(decision: decision, policy: limiter.policy, key: key, rejection: problem)
+        }
+        return Verdict(decision: decision, policy: limiter.policy, key: key, rejection: nil)
+    }
+
+    /// One request's decision (``decide(path:identity:client:)``).
+    struct Verdict {
+        let decision: RateLimiter.Decision
+        let policy: RateLimiter.Policy
+        let key: String
+        /// The 429 to answer with; `nil` when the request may proceed.
+        let rejection: Problem?
+
+        /// Writes `RateLimit-Policy` and `RateLimit` into an answer's fields.
+        func stamp(_ headers: inout HTTPFields) {
+            RateLimitHeaders.apply(decision, policy: policy, to: &headers)
+        }
     }
 }
 
