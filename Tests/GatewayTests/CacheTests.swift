@@ -20,6 +20,25 @@ struct CacheTests {
         }
     }
 
+    @Test("which requests may use the cache: no credentials, no no-cache or no-store in any Cache-Control field, any case")
+    func eligibility() {
+        func fields(_ pairs: [(HTTPField.Name, String)]) -> HTTPFields {
+            var fields = HTTPFields()
+            for (name, value) in pairs { fields.append(HTTPField(name: name, value: value)) }
+            return fields
+        }
+        #expect(CacheRules.isEligible(fields: fields([])))
+        #expect(CacheRules.isEligible(fields: fields([(.cacheControl, "max-age=0"), (.accept, "application/json")])))
+        #expect(CacheRules.isEligible(fields: fields([(.cacheControl, "no-transform, private")])))
+        #expect(CacheRules.isEligible(fields: fields([(.cacheControl, "no-")])))
+        for refused in ["no-cache", "No-Cache", "max-age=0, NO-STORE", "x=1,no-cache"] {
+            #expect(!CacheRules.isEligible(fields: fields([(.cacheControl, refused)])), "\(refused)")
+        }
+        #expect(!CacheRules.isEligible(fields: fields([(.cacheControl, "max-age=5"), (.cacheControl, "no-store")])))
+        #expect(!CacheRules.isEligible(fields: fields([(.authorization, "Bearer x")])))
+        #expect(!CacheRules.isEligible(fields: fields([(.cookie, "a=b")])))
+    }
+
     @Test("a public GET of tours, a tour, the map and destinations is served from the cache: miss, then hit with Age")
     func publicReadsAreCached() async throws {
         let hits = Hits()

@@ -77,6 +77,24 @@ struct RequestTracingTests {
         #expect((TraceContext.parse(header) != nil) == valid)
     }
 
+    @Test("generated ids are lower-case hex of the right length, never all zeros, and differ")
+    func generatedIds() throws {
+        var seen = Set<String>()
+        for _ in 0..<2_000 {
+            let trace = TraceContext.newTrace()
+            for (id, length) in [(trace.traceId, 32), (trace.spanId, 16), (trace.child().spanId, 16)] {
+                #expect(id.utf8.count == length)
+                #expect(id.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }, "\(id)")
+                #expect(id.utf8.contains { $0 != UInt8(ascii: "0") })
+            }
+            seen.insert(trace.traceId)
+            let parsed = try #require(TraceContext.parse(trace.traceparent))
+            #expect(parsed.traceId == trace.traceId)
+            #expect(parsed.spanId == trace.spanId)
+        }
+        #expect(seen.count == 2_000)
+    }
+
     @Test("a continued trace keeps the trace id and flags and names the caller as parent")
     func continuing() {
         let trace = TraceContext.continuing("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00")

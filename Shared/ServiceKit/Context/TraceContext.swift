@@ -91,8 +91,19 @@ public struct TraceContext: Sendable, Hashable {
         return hex(UInt64.random(in: 1 ... .max, using: &generator), digits: 16)
     }
 
+    /// `value` as `digits` lower-case hex digits (zero-padded; `digits` ≥ the digits `value` needs), written in place:
+    /// every request makes three or four of these.
     static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        let needed = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+        let count = max(digits, needed)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var rest = value
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                rest >>= 4
+            }
+            return count
+        }
     }
 }

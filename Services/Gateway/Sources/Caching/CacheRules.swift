@@ -16,8 +16,29 @@ public enum CacheRules {
     /// ``isEligible(_:)`` of a request with `fields`.
     public static func isEligible(fields: HTTPFields) -> Bool {
         guard fields[.authorization] == nil, fields[.cookie] == nil else { return false }
-        let cacheControl = fields[values: .cacheControl].joined(separator: ",").lowercased()
-        return !cacheControl.contains("no-cache") && !cacheControl.contains("no-store")
+        // Byte tests, no joined or lower-cased copy (and no Foundation string search) per request.
+        for value in fields[values: .cacheControl] where contains(value, "no-cache") || contains(value, "no-store") {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `value` contains `needle` (lower-case ASCII), ignoring ASCII case.
+    static func contains(_ value: String, _ needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        var value = value
+        return value.withUTF8 { bytes in
+            guard bytes.count >= pattern.count else { return false }
+            outer: for start in 0...(bytes.count - pattern.count) {
+                for offset in 0..<pattern.count {
+                    var byte = bytes[start + offset]
+                    if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte += 32 }
+                    if byte != pattern[offset] { continue outer }
+                }
+                return true
+            }
+            return false
+        }
     }
 
     /// The key of `request`: method, path, query with its parameters sorted, and the content-negotiation fields.

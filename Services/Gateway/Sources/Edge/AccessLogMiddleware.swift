@@ -69,24 +69,26 @@ struct AccessLogMiddleware: RouterMiddleware {
     }
 
     /// Records one answered request: its duration in the timer of its series, the cache counter, and the access-log
-    /// line on `logger` (the request's: with its request, trace and span ids). Also for answers written outside the
-    /// router (the proxy fast path), so both write the same line and series.
+    /// line on `logger` — the request's, with its request, trace and span ids, or the application's with those ids in
+    /// `requestMetadata`. Also for answers written outside the router (the proxy fast path), so both write the same line
+    /// and series.
     func record(method: HTTPRequest.Method, path: String, status: Int, route: String, upstream: String, client: String,
-                traceparent: String, logger: Logger, since start: ContinuousClock.Instant, cache: String?) {
+                traceparent: String, logger: Logger, requestMetadata: Logger.Metadata = [:], since start: ContinuousClock.Instant,
+                cache: String?) {
         let elapsed = ContinuousClock.now - start
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
         timers.timer(method: method.rawValue, route: route, upstream: upstream, status: status, factory: factory)
             .recordNanoseconds(nanoseconds)
-        var metadata: Logger.Metadata = [
-            "http_method": .string(method.rawValue),
-            "http_path": .string(path),
-            "http_status": .stringConvertible(status),
-            "duration_ms": .stringConvertible(Double(nanoseconds / 1000) / 1000),
-            "route": .string(route),
-            "upstream": .string(upstream),
-            "client_ip": .string(client),
-            "traceparent": .string(traceparent),
-        ]
+        var metadata = requestMetadata
+        metadata.reserveCapacity(requestMetadata.count + 9)
+        metadata["http_method"] = .string(method.rawValue)
+        metadata["http_path"] = .string(path)
+        metadata["http_status"] = .stringConvertible(status)
+        metadata["duration_ms"] = .stringConvertible(Double(nanoseconds / 1000) / 1000)
+        metadata["route"] = .string(route)
+        metadata["upstream"] = .string(upstream)
+        metadata["client_ip"] = .string(client)
+        metadata["traceparent"] = .string(traceparent)
         if let cache {
             metadata["cache"] = .string(cache)
             cacheCounters[cache]?.increment()

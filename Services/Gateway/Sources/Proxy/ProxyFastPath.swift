@@ -24,7 +24,7 @@ import Synchronization
 /// the cache (``EdgeCache/hit(_:now:)``, ``EdgeCache/storing(_:_:key:upstream:fetchedAt:)``), CORS
 /// (``CORSMiddleware/stamp(_:origin:)``), the forwarded fields (``ForwardedHeaders``), the breaker, retry budget and one
 /// retry of a refused connection or a 503 (``ProxyForwarder``), the problems, and the access-log line and duration
-/// series (``AccessLogMiddleware/record(method:path:status:route:upstream:client:traceparent:logger:since:cache:)``).
+/// series (``AccessLogMiddleware/record(method:path:status:route:upstream:client:traceparent:logger:requestMetadata:since:cache:)``).
 /// The answer streams with back-pressure: the upstream connection stops reading while the client's socket is full.
 struct ProxyFastPath: Sendable {
     let table: RouteTable
@@ -207,8 +207,13 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelWritabilityChanged()
     }
 
+    /// Parts held at most before the socket is no longer read (a client pipelining a flood behind a slow answer).
+    static let heldLimit = 64
+
     func read(context: ChannelHandlerContext) {
-        if current != nil || (!held.isEmpty && !draining) {
+        // Reads go on while an answer is written here (stopping them would cost two `epoll_ctl` calls per request);
+        // only a client that pipelines more than the limit behind it is no longer read.
+        if held.count >= Self.heldLimit {
             readPending = true
         } else {
             context.read()
@@ -241,7 +246,7 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
         draining = false
         // Outside a read of this channel: the router's side takes what it was given at the end of a read.
         if passedOn { context.fireChannelReadComplete() }
-        if current == nil, readPending {
+        if held.count < Self.heldLimit, readPending {
             readPending = false
             context.read()
         }
@@ -261,7 +266,6 @@ private final class FastExchange: UpstreamAnswerSink {
     let requestId: String
     let trace: TraceContext
     let client: String
-    var logger: Logger
     var verdict: EdgeRateLimits.Verdict?
     /// `X-Cache` of a cacheable route's answer.
     var cacheResult: String?
@@ -292,12 +296,25 @@ private final class FastExchange: UpstreamAnswerSink {
         requestId = RequestIdentifier.accepting(fields[ServiceHeaders.requestID])
         trace = TraceContext.continuing(fields[ServiceHeaders.traceparent])
         client = path.clients.client(fields: fields, peer: peer)
-        logger = path.logger
-        logger[metadataKey: "request_id"] = .string(requestId)
-        logger[metadataKey: "trace_id"] = .string(trace.traceId)
-        logger[metadataKey: "span_id"] = .string(trace.spanId)
-        if let identity = plan.identity { logger[metadataKey: "user_id"] = .string(identity.subject) }
     }
+
+    /// What the request's log lines carry besides their own fields (the router's request logger has them as its
+    /// metadata).
+    var requestMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "request_id": .string(requestId), "trace_id": .string(trace.traceId), "span_id": .string(trace.spanId),
+        ]
+        if let identity = plan.identity { metadata["user_id"] = .string(identity.subject) }
+        return metadata
+    }
+
+    /// The request's logger, made when something besides the access-log line is logged (a refusal, a failed call);
+    /// the access-log line goes to the application's logger with ``requestMetadata``.
+    lazy var logger: Logger = {
+        var logger = path.logger
+        for (key, value) in requestMetadata { logger[metadataKey: key] = value }
+        return logger
+    }()
 
     var method: HTTPRequest.Method { plan.request.method }
 
@@ -488,8 +505,8 @@ private final class FastExchange: UpstreamAnswerSink {
         headWritten = true
         context.write(NIOAny(HTTPResponsePart.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         path.accessLog.record(method: method, path: plan.uri.path, status: Int(status.code), route: plan.route.template,
-                              upstream: plan.upstream.name, client: client, traceparent: trace.traceparent, logger: logger,
-                              since: started, cache: headers[EdgeCache.xCache])
+                              upstream: plan.upstream.name, client: client, traceparent: trace.traceparent, logger: path.logger,
+                              requestMetadata: requestMetadata, since: started, cache: headers[EdgeCache.xCache])
     }
 
     private func writeEnd() {
