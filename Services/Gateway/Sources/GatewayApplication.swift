@@ -68,10 +68,8 @@ public struct GatewayApplication: ApplicationProtocol {
     /// half a request line, a stalled upload, or an idle keep-alive — is disconnected. Each connection has a
     /// ``ProxyFastPathHandler`` unless the fast path is off.
     public var server: HTTPServerBuilder {
-        let timeout = gatewayConfiguration.clientIdleTimeout
-        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000)
         let fastPath = fastPath
-        return .http1OnEventLoops(configuration: .init(idleTimeout: .nanoseconds(nanoseconds)),
+        return .http1OnEventLoops(configuration: .init(idleTimeout: TimeAmount(gatewayConfiguration.clientIdleTimeout)),
                                   connectionHandlers: { fastPath.map { [$0.handler()] } ?? [] })
     }
 

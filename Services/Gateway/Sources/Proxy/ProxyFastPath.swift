@@ -108,7 +108,7 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// What came while ``current`` was being answered.
     private var held = CircularBuffer<Held>()
     private var draining = false
-    /// The router's side asked to read while an answer was being written here.
+    /// A read was asked for while ``heldLimit`` parts were held; made once they are handled.
     private var readPending = false
     private var peer: String?
 
@@ -135,9 +135,12 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelActive()
     }
 
+    /// What arrives now waits: an answer is being written here, or what came before it is still held.
+    private var isHolding: Bool { current != nil || (!held.isEmpty && !draining) }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if current != nil || (!held.isEmpty && !draining) {
+        if isHolding {
             held.append(.part(part))
             return
         }
@@ -179,12 +182,8 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
-        context.fireChannelReadComplete()
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if current != nil || (!held.isEmpty && !draining) {
+        if isHolding {
             held.append(.error(error))
             return
         }
@@ -363,8 +362,7 @@ private final class FastExchange: UpstreamAnswerSink {
 
     private func upstreamRequest(target: UpstreamTarget) -> UpstreamRequest {
         let request = plan.request
-        let raw = request.path ?? ""
-        let path = raw.hasPrefix("/") ? raw : plan.uri.path + (plan.uri.query.map { "?\($0)" } ?? "")
+        let path = ProxyForwarder.pathAndQuery(plan.uri)
         var headers = ForwardedHeaders.upstreamRequest(fields: request.headerFields, authority: request.authority,
                                                        requestId: requestId, trace: trace, client: client)
         headers.add(name: "Host", value: target.hostHeader)
@@ -374,12 +372,9 @@ private final class FastExchange: UpstreamAnswerSink {
 
     /// Once more after the forwarder's pause, when the budget allows: a refused connection or a 503.
     private func retryIfAllowed() -> Bool {
-        guard attempt == 1, plan.upstream.retryBudget.withdraw() else { return false }
+        guard path.forwarder.allowsRetry(after: attempt, upstream: plan.upstream) else { return false }
         attempt += 1
-        path.forwarder.countRetry(upstream: plan.upstream.name)
-        let delay = path.forwarder.retryDelay
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
+        context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(path.forwarder.retryDelay)) { [self] in
             guard !done else { return }
             if let previous = exchange {
                 // A 503 whose body is still coming: its connection goes (its failure is not reported: discarding).

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
@@ -46,8 +47,7 @@ struct ProxyForwarder: Sendable {
             while true {
                 let outcome = try await call(outgoing, upstream: upstream, context: context, bodyFailure: bodyFailure,
                                              readSmallBodyWhole: relay == nil && request.method != .head)
-                if outcome.isRetryable, replayable, attempt == 1, upstream.retryBudget.withdraw() {
-                    countRetry(upstream: name)
+                if outcome.isRetryable, replayable, allowsRetry(after: attempt, upstream: upstream) {
                     attempt += 1
                     try await Task.sleep(for: retryDelay)
                     continue
@@ -154,9 +154,12 @@ struct ProxyForwarder: Sendable {
         return (failure.problem(upstream: upstream.name), failure == .refused)
     }
 
-    /// A retry of an idempotent request is being made (`gateway_upstream_retries_total`).
-    func countRetry(upstream: String) {
-        count("gateway_upstream_retries_total", upstream: upstream)
+    /// Whether a replayable request that failed on `attempt` is sent once more: only after the first attempt, and
+    /// when the upstream's retry budget has a retry left (taken, and counted in `gateway_upstream_retries_total`).
+    func allowsRetry(after attempt: Int, upstream: Upstream) -> Bool {
+        guard attempt == 1, upstream.retryBudget.withdraw() else { return false }
+        count("gateway_upstream_retries_total", upstream: upstream.name)
+        return true
     }
 
     private func count(_ name: String, upstream: String, kind: String? = nil) {
@@ -165,11 +168,15 @@ struct ProxyForwarder: Sendable {
         Counter(label: name, dimensions: dimensions, factory: metrics).increment()
     }
 
+    /// The request's path and query as sent upstream: the request target as the client wrote it (origin form), else
+    /// the parsed path and query.
+    static func pathAndQuery(_ uri: URI) -> String {
+        uri.string.hasPrefix("/") ? uri.string : uri.path + (uri.query.map { "?\($0)" } ?? "")
+    }
+
     /// The request to send: same method, path and query on the upstream's base URL, filtered headers, streamed body.
     func makeRequest(_ request: Request, context: ServiceRequestContext, upstream: Upstream, relay: RequestBodyRelay?) -> HTTPClientRequest {
-        let target = request.uri.string.hasPrefix("/") ? request.uri.string
-            : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
-        var outgoing = HTTPClientRequest(url: upstream.baseURL + target)
+        var outgoing = HTTPClientRequest(url: upstream.baseURL + Self.pathAndQuery(request.uri))
         outgoing.method = .init(rawValue: request.method.rawValue)
         outgoing.headers = ForwardedHeaders.upstreamRequest(request, context: context, client: clients.client(of: request, context: context))
         if let relay {
@@ -185,8 +192,7 @@ struct ProxyForwarder: Sendable {
     /// through `relay`.
     func makeUpstreamRequest(_ request: Request, context: ServiceRequestContext, target: UpstreamTarget,
                              relay: RequestBodyRelay?, replayable: Bool) -> UpstreamRequest {
-        let path = request.uri.string.hasPrefix("/") ? request.uri.string
-            : request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+        let path = Self.pathAndQuery(request.uri)
         var headers = ForwardedHeaders.upstreamRequest(request, context: context, client: clients.client(of: request, context: context))
         headers.add(name: "Host", value: target.hostHeader)
         let method = HTTPMethod(rawValue: request.method.rawValue)
