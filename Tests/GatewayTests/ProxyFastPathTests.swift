@@ -5,6 +5,7 @@ import HTTPTypes
 import Messaging
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import ServiceKit
 import ServiceTesting
 import Testing
@@ -46,14 +47,21 @@ struct ProxyFastPathTests {
         var echo = try answer.json(Echo.self)
         echo.headers["traceparent"] = nil
         if echo.headers["x-request-id"] != "req-fast-1" { echo.headers["x-request-id"] = nil }
-        return "\(echo.service) \(echo.method) \(echo.path) \(echo.query ?? "") \(echo.headers.sorted { $0.key < $1.key })"
+        return "\(echo.service) \(echo.method) \(echo.path) \(echo.query ?? "") \(echo.bodyBytes) \(echo.headers.sorted { $0.key < $1.key })"
             .replacingOccurrences(of: "127.0.0.1:\(port)", with: "127.0.0.1:GATEWAY")
     }
 
-    /// A stand-in for tour-management: echoes media reads, counts catalogue reads, answers 404 problems and a 503.
+    /// A stand-in for tour-management: echoes media requests (with the size of their bodies), counts catalogue
+    /// requests, answers 404 problems, a large body, and `/v1/media/body` with the request's body itself.
     static func upstream(_ catalogue: Hits) -> StandIn {
         StandIn.custom { request in
             let path = request.uri.path
+            var request = request
+            let received = try await request.collectBody(upTo: 1 << 20)
+            if path == "/v1/media/body" {
+                return Response(status: .ok, headers: [.contentType: request.headers[.contentType] ?? "application/octet-stream"],
+                                body: .init(byteBuffer: received))
+            }
             if path.hasPrefix("/v1/tours") || path.hasPrefix("/v1/destinations") {
                 catalogue.add()
                 return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=60"],
@@ -71,7 +79,7 @@ struct ProxyFastPathTests {
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName, default: ""] += (headers[field.name.canonicalName] == nil ? "" : ", ") + field.value }
             let echo = Echo(service: "tour-management", method: request.method.rawValue, path: path, query: request.uri.query,
-                            headers: headers, bodyBytes: 0)
+                            headers: headers, bodyBytes: received.readableBytes)
             return Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"e1\""],
                             body: .init(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(echo))))
         }
@@ -83,6 +91,9 @@ struct ProxyFastPathTests {
         return try await GatewayHarness.run(upstreams: ["tour-management": upstream(catalogue)], configure: {
             $0.proxyFastPath = fastPath
             $0.corsOrigins = ["https://app.example"]
+            // Limits around the fast path's 64 KiB: standard bodies up to 32 KiB, media uploads up to 96 KiB.
+            $0.service.maxBodyBytes = 32 << 10
+            $0.mediaMaxBodyBytes = 96 << 10
         }) { (gateway: GatewayHarness) async throws in
             var answers: [Comparable] = []
             let traced = [("X-Request-Id", "req-fast-1"), ("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")]
@@ -107,9 +118,34 @@ struct ProxyFastPathTests {
                 answers.append(Comparable(try await gateway.send(.GET, path, headers: headers)))
             }
             #expect(catalogue.value == 3, "miss, bypass, and the destinations miss reach the service; the hit does not")
-            // Not the fast path's: a body, an unknown route, a hidden one, a gateway route, a preflight.
-            answers.append(Comparable(try await gateway.send(.POST, "/v1/media/abc", body: .bytes(ByteBuffer(string: "x"))),
-                                      body: ""))
+            // Writes with small bodies (and none): the upstream sees the same body and framing either way.
+            let json = [("Content-Type", "application/json")]
+            for (method, path, body) in [(HTTPMethod.POST, "/v1/media/abc", "x"), (.PUT, "/v1/media/abc", String(repeating: "p", count: 20_000)),
+                                         (.PATCH, "/v1/media/abc", #"{"a":1}"#), (.DELETE, "/v1/media/abc", nil), (.POST, "/v1/media/abc", nil),
+                                         (.POST, "/v1/media", String(repeating: "m", count: 60_000))] {
+                let answer = try await gateway.send(method, path, headers: json, body: body.map { .bytes(ByteBuffer(string: $0)) })
+                #expect(answer.status == 200, "\(method) \(path)")
+                answers.append(Comparable(answer, body: try echoBody(answer, port: gateway.port)))
+            }
+            let mirrored = try await gateway.send(.POST, "/v1/media/body", headers: json, body: .bytes(ByteBuffer(string: #"{"lat":48.41}"#)))
+            #expect(mirrored.text == #"{"lat":48.41}"#)
+            answers.append(Comparable(mirrored))
+            // A write to the catalogue's service purges what the cache holds of it: the next read is a miss.
+            answers.append(Comparable(try await gateway.send(.POST, "/v1/tours", headers: json, body: .bytes(ByteBuffer(string: "{}")))))
+            let afterWrite = try await gateway.send(.GET, "/v1/tours?a=1&b=2")
+            #expect(afterWrite.header("x-cache") == "miss")
+            answers.append(Comparable(afterWrite))
+            #expect(catalogue.value == 5, "the write and the read after it reach the service")
+            // Not the fast path's: bodies over its 64 KiB (streamed) or over the route's limit (413, also under 64 KiB),
+            // an unknown route, a hidden one, a gateway route, a preflight.
+            let streamed = try await gateway.send(.POST, "/v1/media", headers: json, body: .bytes(ByteBuffer(repeating: 0x6d, count: 80_000)))
+            #expect(try streamed.json(Echo.self).bodyBytes == 80_000)
+            answers.append(Comparable(streamed, body: try echoBody(streamed, port: gateway.port)))
+            for (method, path, bytes) in [(HTTPMethod.PUT, "/v1/media/abc", 40_000), (.POST, "/v1/media", 100_000)] {
+                let refused = try await gateway.send(method, path, body: .bytes(ByteBuffer(repeating: 0x6d, count: bytes)))
+                #expect(refused.status == 413, "\(path) \(bytes)")
+                answers.append(Comparable(refused))
+            }
             answers.append(Comparable(try await gateway.send(.GET, "/v1/nowhere")))
             answers.append(Comparable(try await gateway.send(.GET, "/v1/internal/x")))
             answers.append(Comparable(try await gateway.send(.OPTIONS, "/v1/media/abc", headers: [
@@ -119,11 +155,11 @@ struct ProxyFastPathTests {
         }
     }
 
-    @Test("plain reads take the fast path, and every answer — headers, CORS, cache, problems, streamed bodies — is the router's")
+    @Test("plain reads and small writes take the fast path, and every answer — headers, CORS, cache and its purge, problems, bodies both ways — is the router's")
     func answersAreTheRouters() async throws {
         let fast = try await Self.sequence(fastPath: true)
         let router = try await Self.sequence(fastPath: false)
-        #expect(fast.taken == 9, "the five media reads and the four catalogue reads")
+        #expect(fast.taken == 18, "five media reads, four catalogue reads, seven media writes, the catalogue write and the read after it")
         #expect(router.taken == 0)
         #expect(fast.answers.count == router.answers.count)
         for (index, (a, b)) in zip(fast.answers, router.answers).enumerated() {
@@ -154,14 +190,14 @@ struct ProxyFastPathTests {
         }
     }
 
-    @Test("pipelined on one connection: fast, router (a body), fast, router (Connection: close) — answered in order")
+    @Test("pipelined on one connection: fast, fast (a small body), router (a chunked body), router (Connection: close) — answered in order")
     func pipelinedRequestsStayInOrder() async throws {
         try await GatewayHarness.run(upstreams: ["tour-management": .echo("tour-management")]) { (gateway: GatewayHarness) async throws in
             let fd = try RawSocket.connect(port: gateway.port)
             defer { close(fd) }
             RawSocket.send(fd, "GET /v1/media/one HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "POST /v1/media/two HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
-                + "GET /v1/media/three HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "POST /v1/media/three HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
                 + "GET /v1/media/four HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let text = try #require(await RawSocket.readUntilClosed(fd))
             let order = ["one", "two", "three", "four"].map { text.range(of: "\"path\":\"\\/v1\\/media\\/\($0)\"")?.lowerBound }
@@ -169,8 +205,42 @@ struct ProxyFastPathTests {
             let found = order.compactMap { $0 }
             #expect(found == found.sorted(), "answers out of order: \(text.prefix(2000))")
             #expect(text.components(separatedBy: "HTTP/1.1 200").count == 5)
-            // The first; the third came behind the router's POST (still being answered), so the router took it too.
-            #expect(gateway.app.fastPathRequests >= 1)
+            #expect(text.components(separatedBy: "\"bodyBytes\":5").count == 3, "both bodies reached the upstream whole")
+            // The first two here; the chunked body is the router's, and the last came behind it, so the router took it too.
+            #expect(gateway.app.fastPathRequests == 2)
+        }
+    }
+
+    @Test("writes: a small body that arrives in pieces is collected and sent whole; a POST answered 503 is not sent again, a bodiless DELETE is")
+    func writes() async throws {
+        let flakyCalls = Hits()
+        let upstream = StandIn.custom { request in
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 20)
+            if request.uri.path == "/v1/media/flaky" {
+                flakyCalls.add()
+                if flakyCalls.value <= 2 { return Response(status: .serviceUnavailable) }
+            }
+            return Response(status: .ok, body: .init(byteBuffer: body))
+        }
+        try await GatewayHarness.run(upstreams: ["tour-management": upstream]) { (gateway: GatewayHarness) async throws in
+            let fd = try RawSocket.connect(port: gateway.port)
+            defer { close(fd) }
+            RawSocket.send(fd, "POST /v1/media/abc HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhello")
+            try await Task.sleep(for: .milliseconds(100))
+            RawSocket.send(fd, "world")
+            RawSocket.send(fd, "GET /v1/media/abc HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let text = try #require(await RawSocket.readUntilClosed(fd))
+            #expect(text.contains("\r\n\r\nhelloworld"), "\(text.prefix(1000))")
+            #expect(gateway.app.fastPathRequests == 1, "the POST (the GET with Connection: close is the router's)")
+
+            let post = try await gateway.send(.POST, "/v1/media/flaky", body: .bytes(ByteBuffer(string: "once")))
+            #expect(post.status == 503)
+            #expect(flakyCalls.value == 1, "a write with a body is never sent twice")
+            let delete = try await gateway.send(.DELETE, "/v1/media/flaky")
+            #expect(delete.status == 200)
+            #expect(flakyCalls.value == 3, "a bodiless DELETE is retried once after its 503")
+            #expect(gateway.app.fastPathRequests == 3)
         }
     }
 

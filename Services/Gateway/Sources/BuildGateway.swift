@@ -62,10 +62,12 @@ public func buildGateway(
         rateLimits: rateLimits, cache: cache, forwarder: forwarder,
         maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes
     ))
-    // Plain proxied reads skip the router (same edge, same shared pieces): see ProxyFastPath.
+    // Plain proxied requests (reads, small bodies) skip the router (same edge, same shared pieces): see ProxyFastPath.
     let fastPath = configuration.proxyFastPath
         ? ProxyFastPath(table: routeTable, upstreams: upstreams, verifier: verifier, rateLimits: rateLimits, cache: cache,
-                        forwarder: forwarder, accessLog: accessLog, cors: cors, clients: clients, logger: logger)
+                        forwarder: forwarder, accessLog: accessLog, cors: cors, clients: clients,
+                        maxBodyBytes: configuration.service.maxBodyBytes, mediaMaxBodyBytes: configuration.mediaMaxBodyBytes,
+                        logger: logger)
         : nil
     let health = UpstreamHealth(upstreams: upstreams, services: GatewayConfiguration.upstreamServices,
                                 required: Set(configuration.requiredServices))

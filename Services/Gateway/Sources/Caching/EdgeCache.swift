@@ -118,13 +118,18 @@ public struct EdgeCache: Sendable {
     /// below it are not stored any more (a read model that has not applied the write yet cannot put the old answer back).
     func relayWrite(_ answer: UpstreamAnswer, upstream: String) -> Response {
         var response = answer.response
-        if (200..<300).contains(answer.status.code) {
-            let dropped = store.purge(tags: ["\(upstream)/*"], position: Self.position(of: answer.headers))
-            invalidationMetrics.purged(dropped, reason: .write)
-            recordUsage()
-        }
+        wrote(status: answer.status, headers: answer.headers, upstream: upstream)
         Self.removeInternalFields(&response.headers)
         return response
+    }
+
+    /// A write's answer (`status`, its fields before ``removeInternalFields(_:)``) came from `upstream`: a success
+    /// drops the upstream's entries and raises their floor to the write's log position, if the answer names one.
+    func wrote(status: HTTPResponse.Status, headers: HTTPFields, upstream: String) {
+        guard (200..<300).contains(status.code) else { return }
+        let dropped = store.purge(tags: ["\(upstream)/*"], position: Self.position(of: headers))
+        invalidationMetrics.purged(dropped, reason: .write)
+        recordUsage()
     }
 
     /// Drops the entries an event of `upstream` (its producer) changed, `tags` in the producer's words, and raises their

@@ -25,9 +25,8 @@ struct GatewayMiddleware: RouterMiddleware {
         case .proxied(let proxied): route = proxied
         }
         let upstream = route.upstream ?? ""
-        let large = RoutePolicies.isMediaUpload(method: request.method, path: request.uri.path)
-            || RoutePolicies.isRideUpload(method: request.method, path: request.uri.path)
-        let limit = large ? mediaMaxBodyBytes : maxBodyBytes
+        let limit = RoutePolicies.bodyLimit(method: request.method, path: request.uri.path, standard: maxBodyBytes,
+                                            large: mediaMaxBodyBytes)
         return try await BodyLimitMiddleware(limit: limit).handle(request, context: context) { request, context in
             try await authentication.handle(request, context: context) { request, context in
                 try await rateLimits.apply(request, context: context) { request, context in

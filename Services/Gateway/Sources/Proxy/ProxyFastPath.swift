@@ -8,12 +8,14 @@ import NIOHTTPTypes
 import ServiceKit
 import Synchronization
 
-/// The proxy's fast path: plain proxied reads answered by a channel handler on the client connection's event loop,
+/// The proxy's fast path: plain proxied requests answered by a channel handler on the client connection's event loop,
 /// without the router's per-request machinery (a task, an async request stream and writer, the middleware chain).
 ///
 /// It takes a request when all of these hold, and passes every other one to the router unchanged:
-/// - `GET` or `HEAD`, no body (`Content-Length` and `Transfer-Encoding` absent), no `Expect`, no `Upgrade`, no
-///   `Connection: close`;
+/// - `GET` or `HEAD` without a body (`Content-Length` and `Transfer-Encoding` absent); or `POST`, `PUT`, `PATCH` or
+///   `DELETE` with no body or a small one of declared length (`Content-Length` at most ``largestBody`` and within the
+///   route's body limit — a larger one is the router's, which streams it or answers 413); never chunked
+///   (`Transfer-Encoding`), no `Expect`, no `Upgrade`, no `Connection: close`;
 /// - the route table proxies its path to an upstream reached over plain HTTP (the gateway's own connection pools);
 /// - anonymous, or a bearer token the verifier remembers as valid (``AccessTokenVerifier/rememberedIdentity(_:)``) — a
 ///   token seen for the first time goes through the router, which verifies it (and remembers it);
@@ -23,9 +25,11 @@ import Synchronization
 /// (``RequestTracingMiddleware/stamp(_:requestId:trace:)``), the rate limits (``EdgeRateLimits/decide(path:identity:client:)``),
 /// the cache (``EdgeCache/hit(_:now:)``, ``EdgeCache/storing(_:_:key:upstream:fetchedAt:)``), CORS
 /// (``CORSMiddleware/stamp(_:origin:)``), the forwarded fields (``ForwardedHeaders``), the breaker, retry budget and one
-/// retry of a refused connection or a 503 (``ProxyForwarder``), the problems, and the access-log line and duration
+/// retry of a refused connection or a 503 for a bodiless idempotent request (``ProxyForwarder``), the cache's purge
+/// after a successful write (``EdgeCache/wrote(status:headers:upstream:)``), the problems, and the access-log line and duration
 /// series (``AccessLogMiddleware/record(method:path:status:route:upstream:client:traceparent:logger:requestMetadata:since:cache:)``).
-/// The answer streams with back-pressure: the upstream connection stops reading while the client's socket is full.
+/// A small body is collected on the loop and sent upstream with the request's head, in one write. The answer streams
+/// with back-pressure: the upstream connection stops reading while the client's socket is full.
 struct ProxyFastPath: Sendable {
     let table: RouteTable
     let upstreams: UpstreamPool
@@ -36,6 +40,9 @@ struct ProxyFastPath: Sendable {
     let accessLog: AccessLogMiddleware
     let cors: CORSMiddleware
     let clients: ClientAddressResolver
+    /// The body limits (``RoutePolicies/bodyLimit(method:path:standard:large:)``).
+    let maxBodyBytes: Int
+    let mediaMaxBodyBytes: Int
     let logger: Logger
     /// Requests the fast path took (tests and diagnostics).
     let taken = TakenCounter()
@@ -46,6 +53,13 @@ struct ProxyFastPath: Sendable {
         var value: Int { count.load(ordering: .relaxed) }
         func add() { count.add(1, ordering: .relaxed) }
     }
+
+    /// The largest request body the fast path collects (position updates, small JSON commands, a ride's chunk of a
+    /// minute); a larger one streams through the router.
+    static let largestBody = 64 << 10
+
+    /// Methods whose bodies the fast path may carry.
+    static let writeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
 
     /// A handler for one client connection.
     func handler() -> ProxyFastPathHandler { ProxyFastPathHandler(path: self) }
@@ -58,18 +72,36 @@ struct ProxyFastPath: Sendable {
         let upstream: Upstream
         let connections: UpstreamConnections
         let identity: AuthenticatedIdentity?
+        /// The body's declared length (0: none).
+        let bodyLength: Int
+        /// Sent once more after a refused connection or a 503: idempotent and without a body (the router's rule).
+        var replayable: Bool { ProxyForwarder.idempotentMethods.contains(request.method) && bodyLength == 0 }
     }
 
     /// The plan for `request`, or `nil` when the router answers it.
     func plan(_ request: HTTPRequest) -> Plan? {
-        guard request.method == .get || request.method == .head else { return nil }
+        let method = request.method
         let fields = request.headerFields
-        guard fields[.contentLength] == nil, fields[.transferEncoding] == nil, fields[.expect] == nil,
-              fields[.upgrade] == nil
-        else { return nil }
+        guard fields[.transferEncoding] == nil, fields[.expect] == nil, fields[.upgrade] == nil else { return nil }
+        var bodyLength = 0
+        if method == .get || method == .head {
+            guard fields[.contentLength] == nil else { return nil }
+        } else if Self.writeMethods.contains(method) {
+            if let declared = fields[.contentLength] {
+                // One well-formed value (NIO's parser refuses conflicting ones; a list of equal ones is the router's).
+                guard let length = Int(declared), length >= 0, length <= Self.largestBody else { return nil }
+                bodyLength = length
+            }
+        } else {
+            return nil
+        }
         if let connection = fields[.connection], connection.lowercased().contains("close") { return nil }
         let uri = URI(request.path ?? "")
         guard case .proxied(let route) = table.resolve(uri.path), let name = route.upstream else { return nil }
+        if bodyLength > 0,
+           bodyLength > RoutePolicies.bodyLimit(method: method, path: uri.path, standard: maxBodyBytes, large: mediaMaxBodyBytes) {
+            return nil  // the router's 413
+        }
         var identity: AuthenticatedIdentity?
         if let authorization = fields[.authorization] {
             guard let token = AuthenticationMiddleware.bearerToken(in: authorization),
@@ -79,7 +111,8 @@ struct ProxyFastPath: Sendable {
         }
         // Picked once (round robin over instances); an upstream proxied through AsyncHTTPClient (`https`) is the router's.
         guard let upstream = upstreams.pick(name), let connections = upstream.connections else { return nil }
-        return Plan(request: request, uri: uri, route: route, upstream: upstream, connections: connections, identity: identity)
+        return Plan(request: request, uri: uri, route: route, upstream: upstream, connections: connections, identity: identity,
+                    bodyLength: bodyLength)
     }
 }
 
@@ -103,6 +136,8 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var routerRequests = 0
     /// A request the fast path takes, between its head and its end.
     private var planned: ProxyFastPath.Plan?
+    /// Its body so far.
+    private var plannedBody: ByteBuffer?
     /// The request being answered here.
     private var current: FastExchange?
     /// What came while ``current`` was being answered.
@@ -159,12 +194,15 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
             routerRequests += 1
             context.fireChannelRead(wrapInboundOut(part))
             return true
-        case .body:
+        case .body(let chunk):
             if let plan = planned {
-                // A body after all (the parser knows better than the fields): the router takes the request whole.
-                planned = nil
-                routerRequests += 1
-                context.fireChannelRead(wrapInboundOut(.head(plan.request)))
+                let collected = plannedBody?.readableBytes ?? 0
+                if collected + chunk.readableBytes <= plan.bodyLength {
+                    if plannedBody == nil { plannedBody = chunk } else { plannedBody!.writeImmutableBuffer(chunk) }
+                    return false
+                }
+                // More body than the fields declared (the parser knows better): the router takes the request whole.
+                passToRouter(plan, context: context)
             }
             context.fireChannelRead(wrapInboundOut(part))
             return true
@@ -173,12 +211,31 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 context.fireChannelRead(wrapInboundOut(part))
                 return true
             }
+            guard (plannedBody?.readableBytes ?? 0) == plan.bodyLength else {
+                // Less body than declared (the parser waits for all of it; kept for safety): the router's.
+                passToRouter(plan, context: context)
+                context.fireChannelRead(wrapInboundOut(part))
+                return true
+            }
             planned = nil
+            let body = plannedBody
+            plannedBody = nil
             path.taken.add()
-            let exchange = FastExchange(plan: plan, path: path, handler: self, context: context, peer: peer)
+            let exchange = FastExchange(plan: plan, body: body, path: path, handler: self, context: context, peer: peer)
             current = exchange
             exchange.start()
             return false
+        }
+    }
+
+    /// `plan`'s request goes to the router after all, with the body collected so far; its next parts follow it there.
+    private func passToRouter(_ plan: ProxyFastPath.Plan, context: ChannelHandlerContext) {
+        planned = nil
+        routerRequests += 1
+        context.fireChannelRead(wrapInboundOut(.head(plan.request)))
+        if let body = plannedBody {
+            plannedBody = nil
+            context.fireChannelRead(wrapInboundOut(.body(body)))
         }
     }
 
@@ -187,13 +244,17 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
             held.append(.error(error))
             return
         }
+        // A request taken here and broken off (a parse error in its body) is dropped: the router sees the error alone,
+        // as for a request broken before its head was complete.
         planned = nil
+        plannedBody = nil
         context.fireErrorCaught(error)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         held.removeAll()
         planned = nil
+        plannedBody = nil
         if let current {
             self.current = nil
             current.clientGone()
@@ -238,6 +299,7 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 if handle(part, context: context) { passedOn = true }
             case .error(let error):
                 planned = nil
+                plannedBody = nil
                 context.fireErrorCaught(error)
                 passedOn = true
             }
@@ -257,6 +319,8 @@ final class ProxyFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler 
 /// pool's loop.
 private final class FastExchange: UpstreamAnswerSink {
     let plan: ProxyFastPath.Plan
+    /// The request's body, whole (`nil`: none).
+    let body: ByteBuffer?
     let path: ProxyFastPath
     /// Told when the answer is complete (never after the client is gone).
     weak var handler: ProxyFastPathHandler?
@@ -285,9 +349,10 @@ private final class FastExchange: UpstreamAnswerSink {
     var paused = false
     var done = false
 
-    init(plan: ProxyFastPath.Plan, path: ProxyFastPath, handler: ProxyFastPathHandler, context: ChannelHandlerContext,
-         peer: String?) {
+    init(plan: ProxyFastPath.Plan, body: ByteBuffer?, path: ProxyFastPath, handler: ProxyFastPathHandler,
+         context: ChannelHandlerContext, peer: String?) {
         self.plan = plan
+        self.body = body
         self.path = path
         self.handler = handler
         self.context = context
@@ -366,13 +431,22 @@ private final class FastExchange: UpstreamAnswerSink {
         var headers = ForwardedHeaders.upstreamRequest(fields: request.headerFields, authority: request.authority,
                                                        requestId: requestId, trace: trace, client: client)
         headers.add(name: "Host", value: target.hostHeader)
-        return ProxyForwarder.bodilessRequest(method: HTTPMethod(rawValue: request.method.rawValue), target: target.pathPrefix + path,
-                                              headers: headers, readSmallBodyWhole: false, replayable: true)
+        let method = HTTPMethod(rawValue: request.method.rawValue)
+        if let body, body.readableBytes > 0 {
+            // The framing the router's path sends for a body of declared length.
+            headers.add(name: "Content-Length", value: String(body.readableBytes))
+            return UpstreamRequest(head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathPrefix + path, headers: headers),
+                                   body: nil, wholeBody: body, contentLength: body.readableBytes, readSmallBodyWhole: false,
+                                   replayable: false)
+        }
+        return ProxyForwarder.bodilessRequest(method: method, target: target.pathPrefix + path, headers: headers,
+                                              readSmallBodyWhole: false, replayable: plan.replayable)
     }
 
-    /// Once more after the forwarder's pause, when the budget allows: a refused connection or a 503.
+    /// Once more after the forwarder's pause, when the request may be sent again and the budget allows: a refused
+    /// connection or a 503.
     private func retryIfAllowed() -> Bool {
-        guard path.forwarder.allowsRetry(after: attempt, upstream: plan.upstream) else { return false }
+        guard plan.replayable, path.forwarder.allowsRetry(after: attempt, upstream: plan.upstream) else { return false }
         attempt += 1
         context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(path.forwarder.retryDelay)) { [self] in
             guard !done else { return }
@@ -399,6 +473,9 @@ private final class FastExchange: UpstreamAnswerSink {
             return
         }
         var headers = ForwardedHeaders.clientResponse(head.headers)
+        if let cache = path.cache, EdgeCache.unsafeMethods.contains(method) {
+            cache.wrote(status: status, headers: headers, upstream: plan.upstream.name)
+        }
         if let cacheKey, let cache = path.cache,
            let store = cache.storing(status, headers, key: cacheKey.key, upstream: plan.upstream.name, fetchedAt: cacheKey.mark) {
             self.store = store

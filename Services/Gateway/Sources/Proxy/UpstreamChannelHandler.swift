@@ -234,6 +234,10 @@ final class UpstreamConnection: ChannelDuplexHandler, RemovableChannelHandler, @
         writingHead = true
         context.write(wrapOutboundOut(.head(exchange.request.head)), promise: nil)
         if exchange.request.body == nil {
+            if let whole = exchange.request.wholeBody, whole.readableBytes > 0 {
+                bodyBytesSent = whole.readableBytes
+                context.write(wrapOutboundOut(.body(.byteBuffer(whole))), promise: nil)
+            }
             context.write(wrapOutboundOut(.end(nil)), promise: nil)
             requestSent = true
             lastActivity = .now()

@@ -39,6 +39,9 @@ struct UpstreamRequest: Sendable {
     var head: HTTPRequestHead
     /// The client's body, through the relay (``RequestBodyRelay/upstreamBody``); `nil` for a request without one.
     var body: AsyncThrowingChannel<ByteBuffer, any Error>?
+    /// A body the gateway already holds whole (the fast path's small bodies): written with the head, in one flush.
+    /// Only without ``body``.
+    var wholeBody: ByteBuffer? = nil
     /// Whether the relay has been finished (its channel then ends early: the upload is cut, not complete). It reads
     /// the relay without keeping it alive, as the old HTTP client held only its channel.
     var uploadCut: @Sendable () -> Bool = { false }
@@ -47,7 +50,8 @@ struct UpstreamRequest: Sendable {
     /// A small answer of declared length is read whole before it is returned (``UpstreamBody/buffered(_:)``).
     var readSmallBodyWhole: Bool
     /// Safe to send again on a fresh connection when a reused one turned out to be closed before any answer came:
-    /// idempotent and without a body.
+    /// idempotent and without a body. (A request of ``wholeBody`` is also sent again when the connection closed while
+    /// it was being written, as one without a body is: nothing of it reached the upstream's application.)
     var replayable: Bool
 }
 

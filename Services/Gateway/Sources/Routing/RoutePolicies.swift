@@ -32,6 +32,11 @@ public enum RoutePolicies {
         return (segments.count == 3 && ["import", "preview"].contains(segments[2])) || (segments.count == 4 && segments[3] == "samples")
     }
 
+    /// The body limit of `method path`: `large` for media and ride uploads, `standard` for everything else.
+    public static func bodyLimit(method: HTTPRequest.Method, path: String, standard: Int, large: Int) -> Int {
+        isMediaUpload(method: method, path: path) || isRideUpload(method: method, path: path) ? large : standard
+    }
+
     /// Whether `path` is under `/v1/auth`, where the stricter per-IP limit applies.
     public static func isAuthentication(path: String) -> Bool {
         guard let segments = RouteTable.normalizedSegments(path) else { return false }
