@@ -55,8 +55,9 @@ public struct GatewayConfiguration: Sendable {
     public var retryBudgetPercent: Int
     /// Retries allowed per second and upstream regardless of traffic (`RETRY_MIN_PER_SECOND`, default 1).
     public var retryMinPerSecond: Int
-    /// Whether plain proxied reads take the fast path (`PROXY_FAST_PATH`, `on` by default, `off`): `GET` and `HEAD`
-    /// without a body to a plain-HTTP upstream, anonymous or with a token verified before, answered by a channel
+    /// Whether plain proxied requests take the fast path (`PROXY_FAST_PATH`, `on` by default, `off`): `GET` and `HEAD`
+    /// without a body, and writes with no body or a small one of declared length, to a plain-HTTP upstream, anonymous
+    /// or with a token verified before, answered by a channel
     /// handler on the connection's event loop instead of the router (``ProxyFastPath``). Same answers, same edge
     /// (tracing, rate limits, cache, CORS, access log, metrics, breakers, retries); `off` sends everything through the
     /// router.
