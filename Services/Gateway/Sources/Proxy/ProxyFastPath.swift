@@ -75,7 +75,7 @@ struct ProxyFastPath: Sendable {
         /// The body's declared length (0: none).
         let bodyLength: Int
         /// Sent once more after a refused connection or a 503: idempotent and without a body (the router's rule).
-        var replayable: Bool { ProxyForwarder.idempotentMethods.contains(request.method) && bodyLength == 0 }
+        var replayable: Bool { ProxyForwarder.isReplayable(request.method, hasBody: bodyLength > 0) }
     }
 
     /// The plan for `request`, or `nil` when the router answers it.
@@ -433,11 +433,7 @@ private final class FastExchange: UpstreamAnswerSink {
         headers.add(name: "Host", value: target.hostHeader)
         let method = HTTPMethod(rawValue: request.method.rawValue)
         if let body, body.readableBytes > 0 {
-            // The framing the router's path sends for a body of declared length.
-            headers.add(name: "Content-Length", value: String(body.readableBytes))
-            return UpstreamRequest(head: HTTPRequestHead(version: .http1_1, method: method, uri: target.pathPrefix + path, headers: headers),
-                                   body: nil, wholeBody: body, contentLength: body.readableBytes, readSmallBodyWhole: false,
-                                   replayable: false)
+            return ProxyForwarder.wholeBodyRequest(method: method, target: target.pathPrefix + path, headers: headers, body: body)
         }
         return ProxyForwarder.bodilessRequest(method: method, target: target.pathPrefix + path, headers: headers,
                                               readSmallBodyWhole: false, replayable: plan.replayable)

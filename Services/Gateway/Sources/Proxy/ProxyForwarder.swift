@@ -27,6 +27,12 @@ struct ProxyForwarder: Sendable {
 
     static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options]
 
+    /// Whether a request may be sent again (after a refused connection or a 503, on a fresh connection when a kept-alive
+    /// one was closed): idempotent and without a body.
+    static func isReplayable(_ method: HTTPRequest.Method, hasBody: Bool) -> Bool {
+        idempotentMethods.contains(method) && !hasBody
+    }
+
     /// The upstream's answer to `request` (head received, body still streaming), or a thrown ``Problem`` (502, 503, 504).
     func forward(_ request: Request, context: ServiceRequestContext, upstream name: String) async throws -> UpstreamAnswer {
         guard let upstream = upstreams.pick(name) else {
@@ -35,7 +41,7 @@ struct ProxyForwarder: Sendable {
         upstream.retryBudget.deposit()
         let bodyFailure = BodyFailure()
         let relay = Self.hasBody(request) ? RequestBodyRelay(body: request.body, failure: bodyFailure, gauge: relays) : nil
-        let replayable = Self.idempotentMethods.contains(request.method) && relay == nil
+        let replayable = Self.isReplayable(request.method, hasBody: relay != nil)
         let outgoing: Outgoing = if let connections = upstream.connections {
             .pooled(connections, makeUpstreamRequest(request, context: context, target: connections.target, relay: relay,
                                                      replayable: replayable))
@@ -225,6 +231,16 @@ struct ProxyForwarder: Sendable {
         return UpstreamRequest(
             head: HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers),
             body: nil, contentLength: nil, readSmallBodyWhole: readSmallBodyWhole, replayable: replayable)
+    }
+
+    /// A request whose body the gateway holds whole (the fast path's small bodies), framed as the relay's of a declared
+    /// length: `Content-Length`, the body written with the head. Never replayable (it has a body).
+    static func wholeBodyRequest(method: HTTPMethod, target: String, headers: HTTPHeaders, body: ByteBuffer) -> UpstreamRequest {
+        var headers = headers
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        return UpstreamRequest(
+            head: HTTPRequestHead(version: .http1_1, method: method, uri: target, headers: headers),
+            body: nil, wholeBody: body, contentLength: body.readableBytes, readSmallBodyWhole: false, replayable: false)
     }
 
     /// Whether the request carries a body (HTTP/1.1: a non-zero `Content-Length` or any `Transfer-Encoding`).
