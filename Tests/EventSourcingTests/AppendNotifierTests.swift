@@ -38,4 +38,69 @@ struct AppendNotifierTests {
         #expect(ContinuousClock.now - start >= .milliseconds(50))
         #expect(notifier.waiterCount == 0)
     }
+
+    @Test("one shared timer: a short wait after a long one returns at its own timeout, waits of different lengths each return after theirs, and a cancelled wait returns at once")
+    func sharedTimer() async throws {
+        let notifier = AppendNotifier()
+        let long = Task { await notifier.wait(after: 0, timeout: .seconds(600)) }
+        try await waitUntil("the long reader waits", timeout: .seconds(30)) { notifier.waiterCount == 1 }
+
+        // The timer sleeps until the long reader's deadline; a shorter wait must bring it forward.
+        let start = ContinuousClock.now
+        await notifier.wait(after: 0, timeout: .milliseconds(40))
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(40))
+        #expect(waited < .seconds(30), "the short wait was not held until the long one's deadline")
+        #expect(notifier.waiterCount == 1, "the long reader still waits")
+
+        // Several lengths at once: each returns after its own timeout, none before.
+        try await withThrowingTaskGroup(of: (Duration, Duration).self) { group in
+            for milliseconds in [10, 30, 30, 60, 90] {
+                group.addTask {
+                    let begun = ContinuousClock.now
+                    await notifier.wait(after: 0, types: ["Other"], timeout: .milliseconds(milliseconds))
+                    return (.milliseconds(milliseconds), ContinuousClock.now - begun)
+                }
+            }
+            for try await (timeout, waited) in group { #expect(waited >= timeout) }
+        }
+        #expect(notifier.waiterCount == 1)
+
+        // Cancellation returns the long reader well before its ten minutes.
+        let cancelledAt = ContinuousClock.now
+        long.cancel()
+        await long.value
+        #expect(ContinuousClock.now - cancelledAt < .seconds(30))
+        #expect(notifier.waiterCount == 0)
+
+        // A commit wakes a waiter whatever the timer is doing, and a zero timeout returns at once.
+        let woken = Task { await notifier.wait(after: 0, timeout: .seconds(600)) }
+        try await waitUntil("the reader waits", timeout: .seconds(30)) { notifier.waiterCount == 1 }
+        notifier.committed(upTo: 1, types: ["Tick"])
+        await woken.value
+        await notifier.wait(after: 1, timeout: .zero)
+        #expect(notifier.waiterCount == 0)
+    }
+
+    @Test("a thousand readers woken by commits and by timeouts, over and over, all return and none is left waiting")
+    func churn() async {
+        let notifier = AppendNotifier()
+        await withTaskGroup(of: Void.self) { group in
+            for reader in 0..<1_000 {
+                group.addTask {
+                    for round in 0..<5 {
+                        await notifier.wait(after: Int64(round), types: reader % 2 == 0 ? nil : ["Other"],
+                                            timeout: .milliseconds(Int64(1 + (reader + round) % 20)))
+                    }
+                }
+            }
+            group.addTask {
+                for position in 1...50 {
+                    notifier.committed(upTo: Int64(position), types: ["Tick"])
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+            }
+        }
+        #expect(notifier.waiterCount == 0)
+    }
 }

@@ -14,15 +14,29 @@ final class AppendNotifier: Sendable {
         var continuation: CheckedContinuation<Void, Never>
         /// The stored event types that wake it; `nil`: every commit.
         var types: Set<String>?
+        /// When it returns if no commit woke it.
+        var deadline: ContinuousClock.Instant
     }
 
     private struct State {
         var head: Int64 = 0
         var waiters: [Int: Waiter] = [:]
         var nextID = 0
+        /// The one sleeping task that returns waiters whose timeout passed: when it wakes, and its generation (a
+        /// replaced timer that wakes anyway does nothing).
+        var timer: (deadline: ContinuousClock.Instant, generation: Int, task: Task<Void, Never>)?
+        var timerGeneration = 0
     }
 
     private let state = Mutex(State())
+
+    /// Deadlines are rounded up to this grain, so readers whose timeouts end close together (projections polling
+    /// every 100 ms) are returned by one timer wake-up. No reader returns before its timeout.
+    static let deadlineGrain: Duration = .milliseconds(5)
+
+    deinit {
+        state.withLock { $0.timer?.task.cancel() }
+    }
 
     /// How many readers are waiting (tests).
     var waiterCount: Int { state.withLock { $0.waiters.count } }
@@ -44,26 +58,23 @@ final class AppendNotifier: Sendable {
 
     /// Returns when a commit past `position` (of one of the stored event `types`, when given) is announced, after
     /// `timeout`, or on cancellation.
+    ///
+    /// A wait is one continuation in the waiters' table: no child tasks and no timer of its own. One shared timer task
+    /// sleeps until the earliest deadline and returns the waiters whose timeout passed; a commit resumes its waiters
+    /// directly. (A task group with a waiting child and a sleeping child per wait cost two task starts, a timer and a
+    /// cancellation each time a reader went back to waiting — on a busy log, after every commit.)
     func wait(after position: Int64, types: Set<String>? = nil, timeout: Duration) async {
-        await withTaskGroup(of: Void.self) { group in
-            let id = state.withLock { state -> Int in
-                defer { state.nextID += 1 }
-                return state.nextID
-            }
-            group.addTask { await self.waitForCommit(after: position, types: types, id: id) }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
-            self.resume(id)
+        let deadline = Self.rounded(ContinuousClock.now.advanced(by: max(timeout, .zero)))
+        let id = state.withLock { state -> Int in
+            defer { state.nextID += 1 }
+            return state.nextID
         }
-    }
-
-    private func waitForCommit(after position: Int64, types: Set<String>?, id: Int) async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.head > position || Task.isCancelled { return true }
-                    state.waiters[id] = Waiter(continuation: continuation, types: types)
+                    if state.head > position || Task.isCancelled || deadline <= .now { return true }
+                    state.waiters[id] = Waiter(continuation: continuation, types: types, deadline: deadline)
+                    self.arm(&state, until: deadline)
                     return false
                 }
                 if ready { continuation.resume() }
@@ -71,6 +82,54 @@ final class AppendNotifier: Sendable {
         } onCancel: {
             self.resume(id)
         }
+    }
+
+    /// `instant` rounded up to ``deadlineGrain`` (measured from an arbitrary but fixed origin).
+    private static func rounded(_ instant: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        func nanoseconds(_ duration: Duration) -> Int64 {
+            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        }
+        let grain = nanoseconds(deadlineGrain), since = nanoseconds(origin.duration(to: instant))
+        guard since > 0 else { return instant }
+        return origin.advanced(by: .nanoseconds((since + grain - 1) / grain * grain))
+    }
+
+    private static let origin = ContinuousClock.now
+
+    /// Makes sure the timer wakes by `deadline`: a timer waking later is replaced (the usual case — every reader waits
+    /// as long as the last time — finds one waking earlier and leaves it).
+    private func arm(_ state: inout State, until deadline: ContinuousClock.Instant) {
+        if let timer = state.timer, timer.deadline <= deadline { return }
+        state.timer?.task.cancel()
+        state.timerGeneration += 1
+        let generation = state.timerGeneration
+        let task = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            self?.expire(generation: generation)
+        }
+        state.timer = (deadline, generation, task)
+    }
+
+    /// The timer of `generation` woke: returns every waiter whose deadline passed and sets the timer for the next one.
+    private func expire(generation: Int) {
+        let now = ContinuousClock.now
+        let expired = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.timer?.generation == generation else { return [] }
+            state.timer = nil
+            var expired: [CheckedContinuation<Void, Never>] = []
+            var next: ContinuousClock.Instant?
+            for (id, waiter) in state.waiters {
+                if waiter.deadline <= now {
+                    expired.append(waiter.continuation)
+                    state.waiters.removeValue(forKey: id)
+                } else {
+                    next = min(next ?? waiter.deadline, waiter.deadline)
+                }
+            }
+            if let next { arm(&state, until: next) }
+            return expired
+        }
+        expired.forEach { $0.resume() }
     }
 
     private func resume(_ id: Int) {

@@ -71,8 +71,21 @@ public final class SQLiteServiceDatabase: Sendable {
         try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
-    /// Runs `reads` on a reader connection (a consistent snapshot).
+    /// Runs `reads` on a reader connection (a consistent snapshot), on the caller's thread.
+    ///
+    /// GRDB's asynchronous read hands the closure to two dispatch queues (one to take a reader from the pool, one for
+    /// the reader's own queue) and the result back to the caller's executor: three thread wake-ups for a read that
+    /// takes tens of microseconds, which under load cost more CPU than the read itself (issue 22: a position update
+    /// paid ~45 context switches in navigation). The synchronous read takes a free reader and runs the closure on the
+    /// calling thread (`DispatchQueue.sync` on an idle queue runs in place), so a read costs no hop. It blocks the
+    /// caller for the read's length, like any CPU work it does — every read here is bounded (a page, a stream, a
+    /// row) and WAL readers never wait for the writer. When every reader of the pool is in use (GRDB's default, 5)
+    /// the caller waits for one.
     public func read<T: Sendable>(_ reads: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await pool.read(reads)
+        try readInPlace(reads)
+    }
+
+    private func readInPlace<T>(_ reads: (Database) throws -> T) throws -> T {
+        try pool.read(reads)
     }
 }
