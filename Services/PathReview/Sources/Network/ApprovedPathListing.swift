@@ -60,20 +60,20 @@ struct ApprovedPathListing: Sendable {
     }
 
     /// The features of `page` (chosen at `version`) in its order, retired paths left out. The held fragments
-    /// (``ApprovedFeatureCache``) need only their paths' current states; the others are read whole — both at once, on
-    /// two connections — and their fragments held.
+    /// (``ApprovedFeatureCache``) need only their paths' current states; the others are read whole and their fragments
+    /// held. The two reads run one after the other: each is a short read on the caller's thread (SQLite) or one round
+    /// trip (PostgreSQL), and running them as child tasks cost more in task starts and thread hops than it saved.
     func rows(of page: [ApprovedBoxIndex.Entry], zoom: Int?, version: Int64) async throws -> [ApprovedFeatureRow] {
         let band = ApprovedFeatureBands.band(zoom: zoom)
         let held = features.fragments(of: page.map(\.id), band: band, version: version)
         let heldAt = held.indices.filter { held[$0] != nil }, missingAt = held.indices.filter { held[$0] == nil }
-        async let states = heldAt.isEmpty ? [] : reads.states(of: heldAt.map { page[$0] })
-        async let read = missingAt.isEmpty ? [] : reads.features(of: missingAt.map { page[$0] }, zoom: zoom)
+        let states = heldAt.isEmpty ? [] : try await reads.states(of: heldAt.map { page[$0] })
+        let fetched = missingAt.isEmpty ? [] : try await reads.features(of: missingAt.map { page[$0] }, zoom: zoom)
         var rows = [ApprovedFeatureRow?](repeating: nil, count: page.count)
-        for (index, state) in zip(heldAt, try await states) {
+        for (index, state) in zip(heldAt, states) {
             guard let fragment = held[index], let state else { continue }
             rows[index] = ApprovedFeatureRow(fragment: fragment, condition: state.condition, obstacleCount: state.obstacleCount)
         }
-        let fetched = try await read
         for (index, row) in zip(missingAt, fetched) { rows[index] = row }
         features.hold(zip(missingAt, fetched).compactMap { index, row in row.map { (page[index].id, $0.fragment) } }, band: band,
                       version: version)
