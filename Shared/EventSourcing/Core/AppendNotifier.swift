@@ -72,7 +72,7 @@ final class AppendNotifier: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.head > position || Task.isCancelled || deadline <= .now { return true }
+                    if state.head > position || Task.isCancelled || timeout <= .zero { return true }
                     state.waiters[id] = Waiter(continuation: continuation, types: types, deadline: deadline)
                     self.arm(&state, until: deadline)
                     return false

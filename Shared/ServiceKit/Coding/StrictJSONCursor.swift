@@ -96,7 +96,7 @@ public struct StrictJSONCursor {
 
     /// A JSON number converted as `strtod` converts it; `nil` when it is not finite or longer than 63 characters.
     ///
-    /// Most numbers of a request (coordinates, speeds, accelerations: up to 15 significant digits) take the exact fast
+    /// Most numbers of a request (coordinates, speeds, accelerations: up to 16 significant digits) take the exact fast
     /// path (Clinger's): their digits as an integer below 2^53 and a power of ten up to 10^22, both exact doubles, so
     /// one multiplication or division rounds correctly — the double `strtod` gives. `strtod` was a third of reading a
     /// ride's chunk. Anything else goes to `strtod`.
