@@ -180,9 +180,12 @@ struct ServiceStorageConsumingTests {
                     tasks.addTask { try await group.run() }
                     #expect(try await eventually(timeout: .seconds(20)) { try await Self.tally(reader).events == 25 })
                     #expect(try await Self.tally(reader).maxApplied == 1)
-                    if case .running(let positions, _) = consumer.status {
-                        #expect(positions["notes"] == (try await producer.store.headPosition()))
-                    }
+                    // The status follows the commit of the applied events by a moment: wait for it rather than race it.
+                    let head = try await producer.store.headPosition()
+                    #expect(try await eventually(timeout: .seconds(10)) {
+                        if case .running(let positions, _) = consumer.status { return positions["notes"] == head }
+                        return false
+                    })
                     await group.triggerGracefulShutdown()
                     try await tasks.waitForAll()
                 }

@@ -76,13 +76,14 @@ public final class ConsumerRunner<Source: EventSource, Target: ConsumerTarget>: 
                 continue
             }
             let count = try await target.apply(batch.map(\.event))
-            try await source.acknowledge(batch)
-            applied.withLock { $0 += count }
-            Counter(label: "waypoint_consumer_events_applied_total", dimensions: [("consumer", target.name)]).increment(by: count)
+            // Applied is applied: the status says so before the (possibly slow) acknowledgement to the transport.
             for incoming in batch {
                 positions[incoming.event.source] = max(positions[incoming.event.source] ?? 0, incoming.event.position)
             }
             state.withLock { $0 = .running(positions: positions, transportError: nil) }
+            applied.withLock { $0 += count }
+            Counter(label: "waypoint_consumer_events_applied_total", dimensions: [("consumer", target.name)]).increment(by: count)
+            try await source.acknowledge(batch)
         }
     }
 }
