@@ -34,10 +34,13 @@ extension SQLiteEventStore {
             let chunk = ids[start..<min(start + 500, ids.count)]
             start += chunk.count
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(db, sql: """
+            let sql = """
                 SELECT event_id, stream_id, stream_version, position, event_type, schema_version, payload
                 FROM es_events WHERE event_id IN (\(placeholders))
-                """, arguments: StatementArguments(chunk.map(\.databaseValue)))
+                """
+            // Groups of a few events (nearly every append) reuse the writer's compiled statement for their count.
+            let statement = chunk.count <= 16 ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(chunk.map(\.databaseValue)))
             while let row = try rows.next() {
                 let event = AppendPlanner.StoredEvent(
                     eventID: row[0], streamID: row[1], streamVersion: row[2], position: row[3],

@@ -21,12 +21,7 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
         let notifier = notifier
         self.committer = GroupCommitter { requests in
             let plan = try await pool.writeWithoutTransaction { db in
-                var plan: AppendPlanner.Plan?
-                try db.inTransaction(.immediate) {
-                    plan = try Self.commit(requests, in: db)
-                    return .commit
-                }
-                return plan!
+                try SQLiteServiceDatabase.immediateTransaction(db) { db in try Self.commit(requests, in: db) }
             }
             if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, types: Set(plan.rows.map(\.eventType))) }
             return plan.results
