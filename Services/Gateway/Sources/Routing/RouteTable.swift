@@ -41,19 +41,52 @@ public struct RouteTable: Sendable {
     /// The lower-case, percent-decoded segments of `path`; `nil` when a segment is `.` or `..` or does not decode.
     /// A plain segment (lower-case ASCII without `%`, as nearly every request's) is a slice of `path`, not a copy.
     static func normalizedSegments(_ path: String) -> [Substring]? {
+        // A path of ASCII bytes (nearly every request's: clients percent-encode the rest) is split on its UTF-8 bytes:
+        // `split(separator: "/")` walks grapheme clusters, which cost more than the routing itself. Any other path takes
+        // that walk, so a combining mark after a slash keeps the meaning it has always had here.
+        guard path.utf8.allSatisfy({ $0 < 0x80 }) else { return characterSegments(path) }
+        var segments: [Substring] = []
+        segments.reserveCapacity(6)
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while true {
+            let atEnd = index == utf8.endIndex
+            if atEnd || utf8[index] == UInt8(ascii: "/") {
+                if start < index {
+                    guard let segment = normalized(path[start..<index]) else { return nil }
+                    segments.append(segment)
+                }
+                if atEnd { return segments }
+                index = utf8.index(after: index)
+                start = index
+            } else {
+                index = utf8.index(after: index)
+            }
+        }
+    }
+
+    /// One raw segment lower-cased and percent-decoded; `nil` for `.`, `..`, a `/` decoded from `%2F`, or bad escapes.
+    /// Decoding and case folding only where needed: most segments are plain lower-case ASCII, and Foundation's percent
+    /// decoding costs more than the rest of the routing.
+    private static func normalized(_ raw: Substring) -> Substring? {
+        var segment = raw
+        if raw.utf8.contains(UInt8(ascii: "%")) {
+            guard let decoded = String(raw).removingPercentEncoding else { return nil }
+            segment = Substring(decoded)
+        }
+        if segment.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) {
+            segment = Substring(segment.lowercased())
+        }
+        guard segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else { return nil }
+        return segment
+    }
+
+    /// ``normalizedSegments(_:)`` for a path with non-ASCII bytes: split on `/` characters.
+    private static func characterSegments(_ path: String) -> [Substring]? {
         var segments: [Substring] = []
         for raw in path.split(separator: "/") {
-            // Decoding and case folding only where needed: most paths are plain lower-case ASCII, and Foundation's
-            // percent decoding costs more than the rest of the routing.
-            var segment = raw
-            if raw.utf8.contains(UInt8(ascii: "%")) {
-                guard let decoded = String(raw).removingPercentEncoding else { return nil }
-                segment = Substring(decoded)
-            }
-            if segment.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || $0 >= 0x80 }) {
-                segment = Substring(segment.lowercased())
-            }
-            guard segment != ".", segment != "..", !segment.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            guard let segment = normalized(raw) else { return nil }
             segments.append(segment)
         }
         return segments
