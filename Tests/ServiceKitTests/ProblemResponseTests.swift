@@ -95,6 +95,18 @@ struct ProblemResponseTests {
             let response = try await client.execute(uri: "/v1/tours", method: .post, headers: [.contentType: "text/plain"], body: .text(validTour))
             #expect(response.status == .unsupportedMediaType)
             #expect(try response.problem().code == "unsupported-media-type")
+            // The usual values are compared on their bytes, the rest parsed: both must draw the same line.
+            let accepted = ["application/json", "application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON",
+                            " application/json ; q=1", "application/problem+json", "application/vnd.waypoint+json"]
+            let refused = ["application/jsonx", "application/json x", "application/json5", "text/json", "application/", "", "application/xml;json"]
+            for value in accepted {
+                let answer = try await client.execute(uri: "/v1/tours", method: .post, headers: [.contentType: value], body: .text(validTour))
+                #expect(answer.status != .unsupportedMediaType, "\(value)")
+            }
+            for value in refused {
+                let answer = try await client.execute(uri: "/v1/tours", method: .post, headers: [.contentType: value], body: .text(validTour))
+                #expect(answer.status == .unsupportedMediaType, "\(value)")
+            }
         }
     }
 

@@ -67,6 +67,13 @@ public struct ServiceRequestDecoder: RequestDecoder, Sendable {
     /// Accepts `application/json`, any `application/*+json`, and a missing `Content-Type`.
     static func checkContentType(of request: Request) throws {
         guard let contentType = request.headers[.contentType] else { return }
+        // The usual value, `application/json` (with parameters or without), compared on its bytes: the general
+        // parse below (Foundation's trimming, a split by characters, lower-casing) cost ~1.5 % of a position update.
+        let json = "application/json".utf8
+        if contentType.utf8.starts(with: json) {
+            let rest = contentType.utf8.dropFirst(json.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: ";") { return }
+        }
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json")) else {
             throw Problem.unsupportedMediaType("Request bodies must be application/json, not \(mediaType).")
