@@ -45,7 +45,9 @@ public final class SQLiteServiceDatabase: Sendable {
     ///
     /// Unlike GRDB's `inTransaction`, whose `BEGIN` and `COMMIT` are compiled anew each time (SQLite's parser and GRDB's
     /// statement authorizer: ~25 µs each here), the three statements are the connection's cached ones — every read and
-    /// write of every service goes through here.
+    /// write of every service goes through here. One thing `inTransaction` did that this does not: refuse statements
+    /// after SQLite ended the transaction on its own (a full disk, an I/O error), which would otherwise run in autocommit
+    /// mode. So a body must let a database error end it, never swallow one and write on — every body here rethrows.
     static func transaction<T>(_ db: Database, begin: String, _ body: (Database) throws -> T) throws -> T {
         try db.cachedStatement(sql: begin).execute()
         do {

@@ -157,6 +157,48 @@ struct EventStoreAppendTests {
         await database.drop()
     }
 
+    @Test("transactions of cached statements: a throwing write rolls back, a throwing read leaves no snapshot open, a transaction SQLite ended is not committed")
+    func sqliteTransactionEdges() async throws {
+        struct Refused: Error {}
+        let database = TestDatabase(.sqlite)
+        try await database.withStore { store, connection in
+            guard case .sqlite(let db) = connection else { return }
+            try await db.write { db in try db.execute(sql: "CREATE TABLE t (x INTEGER)") }
+            await #expect(throws: Refused.self) {
+                try await db.write { db -> Void in
+                    try db.execute(sql: "INSERT INTO t VALUES (1)")
+                    throw Refused()
+                }
+            }
+            #expect(try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 0)
+            // A read that throws must hand its reader back outside any transaction: a snapshot left open would show
+            // every later read on that connection the old database (GRDB keeps up to five readers; use them all).
+            for _ in 0..<8 {
+                await #expect(throws: Refused.self) {
+                    try await db.read { db -> Int in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t"); throw Refused() }
+                }
+            }
+            try await db.write { db in try db.execute(sql: "INSERT INTO t VALUES (2)") }
+            for _ in 0..<8 {
+                #expect(try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+                #expect(try await db.read { db in db.isInsideTransaction })
+            }
+            // A body that ends the transaction itself (as SQLite does on a full disk or an I/O error) gets an error,
+            // and what it wrote before is not committed.
+            await #expect(throws: DatabaseError.self) {
+                try await db.write { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (3)")
+                    try db.execute(sql: "ROLLBACK")
+                }
+            }
+            #expect(try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
+            // The writer is usable afterwards, for appends too.
+            try await store.append([.note("after")], to: "s", expectedVersion: .any)
+            #expect(try await store.readStream("s").count == 1)
+        }
+        await database.drop()
+    }
+
     @Test("appends survive closing and reopening the store", arguments: TestBackend.enabled)
     func durableAcrossReopen(backend: TestBackend) async throws {
         let database = TestDatabase(backend)
