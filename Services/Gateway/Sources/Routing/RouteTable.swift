@@ -44,7 +44,6 @@ public struct RouteTable: Sendable {
         // A path of ASCII bytes (nearly every request's: clients percent-encode the rest) is split on its UTF-8 bytes:
         // `split(separator: "/")` walks grapheme clusters, which cost more than the routing itself. Any other path takes
         // that walk, so a combining mark after a slash keeps the meaning it has always had here.
-        guard path.utf8.allSatisfy({ $0 < 0x80 }) else { return characterSegments(path) }
         var segments: [Substring] = []
         segments.reserveCapacity(6)
         let utf8 = path.utf8
@@ -61,6 +60,7 @@ public struct RouteTable: Sendable {
                 index = utf8.index(after: index)
                 start = index
             } else {
+                guard utf8[index] < 0x80 else { return characterSegments(path) }
                 index = utf8.index(after: index)
             }
         }
