@@ -1,5 +1,6 @@
 @testable import EventSourcing
 import Foundation
+import Dispatch
 import Synchronization
 import Testing
 
@@ -56,5 +57,55 @@ struct GroupCommitterTests {
         let (overlaps, groupCount) = (overlapped.load(ordering: .relaxed), groups.load(ordering: .relaxed))
         #expect(!overlaps, "one group at a time")
         #expect(groupCount < 6_400, "concurrent callers were grouped")
+    }
+
+    @Test("a lone caller commits at once, without a trip through its executor's queue; concurrent callers still gather")
+    func loneCallerDoesNotYield() async throws {
+        let committer = GroupCommitter { requests in
+            requests.map { .success(AppendResult(streamID: $0.streamID, firstPosition: 1, lastPosition: 1, streamVersion: 1)) }
+        }
+        let executor = CountingExecutor()
+        let trips = await withTaskExecutorPreference(executor) { () -> Int in
+            let before = executor.jobs
+            for index in 0..<200 {
+                _ = try? await committer.submit(AppendRequest(streamID: "lone-\(index)", expectedVersion: .any, events: [NewEvent.note("x")]))
+            }
+            return executor.jobs - before
+        }
+        // One yield per append before (200 trips); now none — a few for the preference itself at most.
+        #expect(trips < 10, "a single writer's appends went through the executor's queue \(trips) times")
+
+        // Writers that overlap are still gathered into groups.
+        let groups = Atomic<Int>(0)
+        let gathering = GroupCommitter { requests in
+            groups.add(1, ordering: .relaxed)
+            try await Task.sleep(for: .microseconds(300))
+            return requests.map { .success(AppendResult(streamID: $0.streamID, firstPosition: 1, lastPosition: 1, streamVersion: 1)) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for writer in 0..<16 {
+                tasks.addTask {
+                    for index in 0..<20 {
+                        _ = try await gathering.submit(AppendRequest(streamID: "w\(writer)-\(index)", expectedVersion: .any, events: [NewEvent.note("x")]))
+                    }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        #expect(groups.load(ordering: .relaxed) < 160, "320 appends of 16 writers in \(groups.load(ordering: .relaxed)) groups")
+    }
+}
+
+/// Runs jobs on a serial queue and counts them.
+private final class CountingExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "counting-executor")
+    private let count = Atomic<Int>(0)
+
+    var jobs: Int { count.load(ordering: .relaxed) }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        count.add(1, ordering: .relaxed)
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -25,6 +25,8 @@ final class GroupCommitter: Sendable {
     private struct State: ~Copyable {
         var queue: [Waiter] = []
         var busy = false
+        /// Requests in the group committed last (whether callers are concurrent).
+        var lastGroupSize = 0
     }
 
     private let commit: Commit
@@ -63,9 +65,12 @@ final class GroupCommitter: Sendable {
         // A leader usually starts right after the previous group committed, while that group's callers have only
         // just been resumed and are on their way back with their next appends. Yield while more keep arriving
         // (at most `maximumGatherYields` times) so they join this group; committing at once makes groups alternate
-        // between one request and all the others. A lone caller pays one trip through the executor's queue.
-        var waiting = state.withLock { $0.queue.count }
-        for _ in 0..<Self.maximumGatherYields {
+        // between one request and all the others. A lone caller — nobody queued, and the group before was one
+        // request too — commits at once: a yield is a trip through the executor's queue, on the shared pool often
+        // a wake-up of another thread, and a single writer paid it on every append (issue 23).
+        var (waiting, previous) = state.withLock { ($0.queue.count, $0.lastGroupSize) }
+        let gathers = waiting > 0 || previous > 1
+        for _ in 0..<(gathers ? Self.maximumGatherYields : 0) {
             await Task.yield()
             let now = state.withLock { $0.queue.count }
             if now == waiting { break }
@@ -88,6 +93,7 @@ final class GroupCommitter: Sendable {
             return followers
         }
         let batch = [request] + followers.map(\.request)
+        state.withLock { $0.lastGroupSize = batch.count }
         let results: [Result<AppendResult, any Error>]
         do {
             results = try await commit(batch).map { $0.mapError { $0 as any Error } }

@@ -75,7 +75,9 @@ extension PostgresEventStore {
     /// moved or another writer's plan won twice, or an event id is already stored (a retry) — the caller then commits
     /// through the transaction, which reads the log's state under the lock and decides every case.
     static func commitPlanned(_ requests: [AppendRequest], known: KnownLogState, database: PostgresServiceDatabase) async throws -> AppendPlanner.Plan? {
-        guard var (head, versions) = known.assumptions(for: requests) else { return nil }
+        guard let assumed = known.assumptions(for: requests) else { return nil }
+        var head = assumed.head
+        let versions = assumed.versions
         for _ in 0..<2 {
             let plan = AppendPlanner.plan(requests, head: head, streamVersions: versions, storedEvents: [:],
                                           recordedAt: Date().roundedToMicroseconds)

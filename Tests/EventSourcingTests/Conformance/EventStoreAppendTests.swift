@@ -151,7 +151,7 @@ struct EventStoreAppendTests {
             }
             #expect(try db.writerSynchronousLevel() == 2)
             // Appends after a derived write are durable again.
-            try await store.append([.note("after")], to: "s", expectedVersion: .any)
+            _ = try await store.append([.note("after")], to: "s", expectedVersion: .any)
             #expect(try db.writerSynchronousLevel() == 2)
         }
         await database.drop()
@@ -193,7 +193,7 @@ struct EventStoreAppendTests {
             }
             #expect(try await db.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == 1)
             // The writer is usable afterwards, for appends too.
-            try await store.append([.note("after")], to: "s", expectedVersion: .any)
+            _ = try await store.append([.note("after")], to: "s", expectedVersion: .any)
             #expect(try await store.readStream("s").count == 1)
         }
         await database.drop()
