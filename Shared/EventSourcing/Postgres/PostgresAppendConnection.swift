@@ -22,12 +22,15 @@ final class PostgresAppendConnection: Sendable {
     private enum Step { case use(PostgresConnection), open, none }
 
     private let configuration: PostgresConnection.Configuration
+    private let eventLoop: any EventLoop
     private let logger: Logger
     private let state = Mutex(State())
     private static let ids = Atomic<Int>(0)
 
-    init(configuration: PostgresConnection.Configuration, logger: Logger) {
+    /// A connection (opened on first use) served by `eventLoop`.
+    init(configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, logger: Logger) {
         self.configuration = configuration
+        self.eventLoop = eventLoop
         self.logger = logger
     }
 
@@ -50,7 +53,7 @@ final class PostgresAppendConnection: Sendable {
         case .open:
             do {
                 connection = try await PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
+                    on: eventLoop, configuration: configuration,
                     id: Self.ids.add(1, ordering: .relaxed).newValue, logger: logger).get()
             } catch {
                 state.withLock { $0.opening = false }
@@ -80,5 +83,37 @@ final class PostgresAppendConnection: Sendable {
             return state.connection
         }
         try? await connection?.close()
+    }
+}
+
+/// One ``PostgresAppendConnection`` per event loop of NIO's shared group (the loops the services' HTTP servers run
+/// their request handlers on, ``EventLoopTaskExecutor`` in ServiceKit).
+///
+/// An append from a task running on one of those loops takes that loop's connection: the statement is written, its
+/// answer read and the task resumed all on the one thread — no hand-off to another thread and back, which on the
+/// reference machines costs a statement more than the client's own work (docs/benchmarks.md, "What a thread hand-off
+/// costs one writer"). A caller on no loop (a background task on the concurrency pool, a tool) takes the first loop's.
+/// Groups are committed one after the other, so a second connection adds no concurrency on the server.
+final class PostgresAppendConnections: Sendable {
+    private let connections: [(loop: ObjectIdentifier, connection: PostgresAppendConnection)]
+
+    init(configuration: PostgresConnection.Configuration, logger: Logger) {
+        connections = MultiThreadedEventLoopGroup.singleton.makeIterator().map { loop in
+            (ObjectIdentifier(loop as AnyObject), PostgresAppendConnection(configuration: configuration, eventLoop: loop, logger: logger))
+        }
+    }
+
+    /// The connection of the loop the caller runs on, or the first.
+    var current: PostgresAppendConnection {
+        if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
+            let id = ObjectIdentifier(loop as AnyObject)
+            if let match = connections.first(where: { $0.loop == id }) { return match.connection }
+        }
+        return connections[0].connection
+    }
+
+    /// Closes every connection for good.
+    func close() async {
+        for (_, connection) in connections { await connection.close() }
     }
 }

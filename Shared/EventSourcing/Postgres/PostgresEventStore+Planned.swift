@@ -114,8 +114,9 @@ extension PostgresEventStore {
         let streams = Array(versions.keys)
         let statement = PlannedAppend(head: head, newHead: plan.newHead, streams: streams, versions: streams.map { versions[$0]! },
                                       rows: RowColumns(plan.rows))
-        // On the store's own connection when it can (no lease from the pool around a one-round-trip append).
-        let rows = if let rows = try await database.appendConnection.use({ try await $0.execute(statement, logger: database.logger) }) {
+        // On the store's own connection of the caller's event loop when it can (no lease from the pool around a
+        // one-round-trip append, and no hand-off to another thread when the caller runs on a loop).
+        let rows = if let rows = try await database.appendConnections.current.use({ try await $0.execute(statement, logger: database.logger) }) {
             rows
         } else {
             try await database.client.execute(statement, logger: database.logger)

@@ -14,8 +14,8 @@ public final class PostgresServiceDatabase: Service, Sendable {
     public let schema: String
     /// The logger queries run with.
     public let logger: Logger
-    /// The event store's own connection for single-statement appends, beside the pool.
-    let appendConnection: PostgresAppendConnection
+    /// The event store's own connections for single-statement appends, beside the pool (one per event loop).
+    let appendConnections: PostgresAppendConnections
 
     /// Connects lazily to `url` (`postgres://user:password@host:port/database[?sslmode=require]`).
     ///
@@ -40,7 +40,7 @@ public final class PostgresServiceDatabase: Service, Sendable {
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         // Named, so that an operator can tell it from the pool's connections in `pg_stat_activity`.
         connectionConfiguration.options.additionalStartupParameters.append(("application_name", "waypoint-event-store-appends"))
-        self.appendConnection = PostgresAppendConnection(configuration: connectionConfiguration, logger: logger)
+        self.appendConnections = PostgresAppendConnections(configuration: connectionConfiguration, logger: logger)
         self.schema = schema ?? "public"
         self.logger = logger
     }
@@ -48,7 +48,7 @@ public final class PostgresServiceDatabase: Service, Sendable {
     /// Runs the connection pool until cancelled or shut down gracefully.
     public func run() async throws {
         await cancelWhenGracefulShutdown { await self.client.run() }
-        await appendConnection.close()
+        await appendConnections.close()
     }
 
     /// Runs the pool for the duration of `body` (for tools and tests outside a `ServiceGroup`).
@@ -56,7 +56,7 @@ public final class PostgresServiceDatabase: Service, Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await self.client.run()
-                await self.appendConnection.close()
+                await self.appendConnections.close()
             }
             defer { group.cancelAll() }
             return try await body()

@@ -1,5 +1,7 @@
 @testable import EventSourcing
 import Foundation
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import ServiceTesting
 import Testing
@@ -111,7 +113,7 @@ struct PostgresPlannedAppendTests {
         let schema = TestDatabase(.postgres)
         let database = try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: schema.name, maximumConnections: 4)
         @Sendable func pid() async throws -> Int32? {
-            try await database.appendConnection.use { connection in
+            try await database.appendConnections.current.use { connection in
                 for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: database.logger).decode(Int32.self) {
                     return pid
                 }
@@ -159,6 +161,50 @@ struct PostgresPlannedAppendTests {
         await schema.drop()
     }
 
+    @Test("an append from a task running on an event loop goes over that loop's own connection; one from elsewhere over the first loop's")
+    func appendConnectionPerLoop() async throws {
+        let schema = TestDatabase(.postgres)
+        let database = try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: schema.name, maximumConnections: 4)
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        try await database.withRunning {
+            let store = try await PostgresEventStore(database: database)
+            _ = try await store.append([.note("first")], to: "s", expectedVersion: .noStream)  // learns the head
+            var pids: [Int32] = []
+            for (index, loop) in loops.enumerated() {
+                let pid: Int32? = try await withTaskExecutorPreference(LoopExecutor(loop)) {
+                    #expect(loop.inEventLoop, "the task runs on loop \(index)")
+                    _ = try await store.append([.note("on \(index)")], to: "s", expectedVersion: .exact(Int64(index + 1)))
+                    #expect(loop.inEventLoop, "and is resumed there")
+                    return try await Self.appendBackend(of: database)
+                }
+                pids.append(try #require(pid))
+            }
+            #expect(Set(pids).count == loops.count, "one connection per loop")
+            #expect(store.known.tally.planned == loops.count)
+            let offLoop = try await Self.appendBackend(of: database)
+            #expect(offLoop == pids[0], "a caller on no loop takes the first loop's connection")
+            var names: [String] = []
+            for try await name in try await database.client.query(
+                "SELECT application_name FROM pg_stat_activity WHERE application_name = 'waypoint-event-store-appends'").decode(String.self) {
+                names.append(name)
+            }
+            #expect(names.count == loops.count)
+            #expect(try await store.readStream("s").map(\.streamVersion) == Array(1...Int64(loops.count + 1)))
+        }
+        await schema.drop()
+    }
+
+    /// The server process of the append connection the caller would take (`nil`: none to take).
+    private static func appendBackend(of database: PostgresServiceDatabase) async throws -> Int32? {
+        let pid: Int32?? = try await database.appendConnections.current.use { connection in
+            for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: database.logger).decode(Int32.self) {
+                return pid
+            }
+            return nil
+        }
+        return pid ?? nil
+    }
+
     /// `count` store instances over one fresh schema (as several service instances share a database).
     private func withStores(_ count: Int, _ body: @Sendable ([PostgresEventStore]) async throws -> Void) async throws {
         let schema = TestDatabase(.postgres)
@@ -180,5 +226,15 @@ struct PostgresPlannedAppendTests {
             throw error
         }
         await schema.drop()
+    }
+}
+
+/// Runs a task's jobs on one event loop (as ServiceKit's `EventLoopTaskExecutor` runs request handlers).
+private final class LoopExecutor: TaskExecutor {
+    let loop: any EventLoop
+    init(_ loop: any EventLoop) { self.loop = loop }
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -1,5 +1,7 @@
 import EventSourcing
 import Logging
+import NIOPosix
+import ServiceKit
 
 /// The five measurements of one backend, run in order against one empty store.
 ///
@@ -12,8 +14,14 @@ struct EventStoreBenchmark<Store: EventStore>: Sendable {
 
     /// Runs every phase; `rebuild` rebuilds the benchmark projection over the whole log and returns the events it counted.
     func run(rebuild: @Sendable () async throws -> Int) async throws -> EventStoreFigures {
-        let singleC1 = try await appendSequentially()
+        let singleC1 = try await appendSequentially(streams: "single")
         logger.info("single c1: \(singleC1) appends")
+        // The same, the caller on an event loop of NIO's shared group — where a service's request handler runs
+        // (ServiceKit's `EventLoopTaskExecutor`) and where the store's append connection of that loop lives.
+        let singleC1OnLoop = try await withTaskExecutorPreference(EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())) {
+            try await appendSequentially(streams: "single-on-loop")
+        }
+        logger.info("single c1, caller on an event loop: \(singleC1OnLoop) appends")
         let singleC16 = try await appendConcurrently()
         logger.info("single c\(workload.concurrentWriters): \(singleC16) appends")
         let batch100 = try await appendBatches()
@@ -26,18 +34,18 @@ struct EventStoreBenchmark<Store: EventStore>: Sendable {
         try check(counted == head, "the rebuilt projection counted \(counted) events of \(head)")
         logger.info("rebuild: \(rebuilt) events")
         return EventStoreFigures(
-            singleC1: singleC1, singleC16: singleC16, batch100: batch100, readAll: readAll, rebuild: rebuilt)
+            singleC1: singleC1, singleC1OnLoop: singleC1OnLoop, singleC16: singleC16, batch100: batch100, readAll: readAll, rebuild: rebuilt)
     }
 
-    /// One caller, one event per append, each with an exact expected version on one of a few streams.
-    private func appendSequentially() async throws -> Throughput {
+    /// One caller, one event per append, each with an exact expected version on one of a few streams named `streams-N`.
+    private func appendSequentially(streams: String) async throws -> Throughput {
         let events = (0..<workload.singleAppends).map(workload.event)
         var versions = Array(repeating: Int64(0), count: workload.singleStreams)
         return try await Throughput.measure(events.count) {
             for (index, event) in events.enumerated() {
                 let stream = index % versions.count
                 let result = try await store.append(
-                    [event], to: "single-\(stream)", expectedVersion: .exact(versions[stream]))
+                    [event], to: "\(streams)-\(stream)", expectedVersion: .exact(versions[stream]))
                 versions[stream] = result.streamVersion
             }
         }

@@ -2,6 +2,8 @@
 struct EventStoreFigures: Encodable, Sendable {
     /// Sequential single-event appends per second, each waiting for its durable commit.
     var singleC1: Throughput
+    /// The same with the caller on an event loop, as a service's request handler.
+    var singleC1OnLoop: Throughput
     /// Single-event appends per second by 16 concurrent writers (group commit batches them).
     var singleC16: Throughput
     /// Events per second appended in 100-event appends.
@@ -13,6 +15,7 @@ struct EventStoreFigures: Encodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case singleC1 = "single_c1_appends_per_s"
+        case singleC1OnLoop = "single_c1_on_loop_appends_per_s"
         case singleC16 = "single_c16_appends_per_s"
         case batch100 = "batch100_events_per_s"
         case readAll = "read_all_events_per_s"
@@ -22,6 +25,7 @@ struct EventStoreFigures: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(singleC1.roundedPerSecond, forKey: .singleC1)
+        try container.encode(singleC1OnLoop.roundedPerSecond, forKey: .singleC1OnLoop)
         try container.encode(singleC16.roundedPerSecond, forKey: .singleC16)
         try container.encode(batch100.roundedPerSecond, forKey: .batch100)
         try container.encode(readAll.roundedPerSecond, forKey: .readAll)
