@@ -400,7 +400,7 @@ let package = Package(
         .testTarget(
             name: "EventSourcingTests",
             dependencies: [
-                "Contracts", "EventSourcing", "EventStoreCrashWriter", "ServiceTesting",
+                "Contracts", "EventSourcing", "EventStoreCrashWriter", "ServiceKit", "ServiceTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

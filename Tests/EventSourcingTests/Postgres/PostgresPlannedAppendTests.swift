@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import ServiceKit
 import ServiceTesting
 import Testing
 
@@ -171,7 +172,7 @@ struct PostgresPlannedAppendTests {
             _ = try await store.append([.note("first")], to: "s", expectedVersion: .noStream)  // learns the head
             var pids: [Int32] = []
             for (index, loop) in loops.enumerated() {
-                let pid: Int32? = try await withTaskExecutorPreference(LoopExecutor(loop)) {
+                let pid: Int32? = try await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
                     #expect(loop.inEventLoop, "the task runs on loop \(index)")
                     _ = try await store.append([.note("on \(index)")], to: "s", expectedVersion: .exact(Int64(index + 1)))
                     #expect(loop.inEventLoop, "and is resumed there")
@@ -226,15 +227,5 @@ struct PostgresPlannedAppendTests {
             throw error
         }
         await schema.drop()
-    }
-}
-
-/// Runs a task's jobs on one event loop (as ServiceKit's `EventLoopTaskExecutor` runs request handlers).
-private final class LoopExecutor: TaskExecutor {
-    let loop: any EventLoop
-    init(_ loop: any EventLoop) { self.loop = loop }
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
