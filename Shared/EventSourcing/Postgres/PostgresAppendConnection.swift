@@ -87,7 +87,7 @@ final class PostgresAppendConnection: Sendable {
 }
 
 /// One ``PostgresAppendConnection`` per event loop of NIO's shared group (the loops the services' HTTP servers run
-/// their request handlers on, ``EventLoopTaskExecutor`` in ServiceKit).
+/// their request handlers on: ServiceKit's `EventLoopTaskExecutor`).
 ///
 /// An append from a task running on one of those loops takes that loop's connection: the statement is written, its
 /// answer read and the task resumed all on the one thread — no hand-off to another thread and back, which on the
