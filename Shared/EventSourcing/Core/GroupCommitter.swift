@@ -90,10 +90,10 @@ final class GroupCommitter: Sendable {
                 taken += 1
             }
             state.queue.removeFirst(taken)
+            state.lastGroupSize = 1 + followers.count
             return followers
         }
         let batch = [request] + followers.map(\.request)
-        state.withLock { $0.lastGroupSize = batch.count }
         let results: [Result<AppendResult, any Error>]
         do {
             results = try await commit(batch).map { $0.mapError { $0 as any Error } }

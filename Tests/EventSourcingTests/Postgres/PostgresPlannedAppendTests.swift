@@ -113,14 +113,7 @@ struct PostgresPlannedAppendTests {
     func appendConnection() async throws {
         let schema = TestDatabase(.postgres)
         let database = try PostgresServiceDatabase(url: try TestBackend.postgresURL, schema: schema.name, maximumConnections: 4)
-        @Sendable func pid() async throws -> Int32? {
-            try await database.appendConnections.current.use { connection in
-                for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: database.logger).decode(Int32.self) {
-                    return pid
-                }
-                return nil
-            } ?? nil
-        }
+        @Sendable func pid() async throws -> Int32? { try await Self.appendBackend(of: database) }
         let last: Int32 = try await database.withRunning {
             let store = try await PostgresEventStore(database: database)
             _ = try await store.append([.note("a")], to: "s", expectedVersion: .noStream)  // learns the head
