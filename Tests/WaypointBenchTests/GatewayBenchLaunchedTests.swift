@@ -62,4 +62,62 @@ struct GatewayBenchLaunchedTests {
             #expect(log.contains(line), "stderr has “\(line)”")
         }
     }
+
+    @Test("SIGINT to the benchmark stops the platform it started, removes its data directory and exits 130", .timeLimit(.minutes(10)))
+    func interruptedRunStopsItsPlatform() async throws {
+        let bench = try BuiltExecutable.url(named: "waypoint-bench")
+        let data = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
+        let directory = TemporaryDirectory("waypoint-bench-gateway-interrupted")
+        defer { directory.remove() }
+        let stderr = directory.url.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let runs = directory.url.appendingPathComponent("runs")
+        try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = bench
+        // A proxy-only run long enough to be interrupted while the platform serves it.
+        process.arguments = ["gateway", "--bin-path", bench.deletingLastPathComponent().path, "--directory", runs.path, "--only", "proxy",
+                             "--tours", "20", "--peer-requests", "100000", "--settle-timeout", "0", "--ready-timeout", "240"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
+            .merging(["WAYPOINT_REFERENCE_DATA_DIR": data.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // Wait until the launcher reports every service running, and note every pid.
+        var pids: [Int32] = []
+        let deadline = ContinuousClock.now + .seconds(300)
+        while pids.isEmpty, ContinuousClock.now < deadline, process.isRunning {
+            try await Task.sleep(for: .milliseconds(500))
+            let dataDirectories = (try? FileManager.default.contentsOfDirectory(at: runs, includingPropertiesForKeys: nil)) ?? []
+            for dataDirectory in dataDirectories {
+                let stateFile = dataDirectory.appendingPathComponent("run").appendingPathComponent("launcher.json")
+                guard let state = (try? Data(contentsOf: stateFile)).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+                      state["phase"] as? String == "running", let launcher = state["launcherPid"] as? Int,
+                      let services = state["services"] as? [[String: Any]] else { continue }
+                pids = [Int32(launcher)] + services.compactMap { ($0["pid"] as? Int).map(Int32.init) }
+            }
+        }
+        let log = { (try? String(contentsOf: stderr, encoding: .utf8)).map { $0.split(separator: "\n").suffix(20).joined(separator: "\n") } ?? "" }
+        try #require(pids.count >= 5, "the platform did not come up:\n\(log())")
+        #expect(pids.allSatisfy(Self.isRunning))
+
+        kill(process.processIdentifier, SIGINT)
+        let stopDeadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(200)) }
+        try #require(!process.isRunning, "the benchmark did not exit within 120 s of SIGINT:\n\(log())")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "exit \(process.terminationStatus):\n\(log())")
+        #expect(pids.filter(Self.isRunning).isEmpty, "still running: \(pids.filter(Self.isRunning))")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? ["?"]).isEmpty, "the data directory was removed")
+        #expect(log().contains("every process stopped"), "\(log())")
+    }
+
+    /// Whether `pid` is a live process (a zombie, exited but not yet reaped, is not).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
 }

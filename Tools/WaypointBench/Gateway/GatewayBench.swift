@@ -137,6 +137,9 @@ struct GatewayBench: AsyncParsableCommand {
 
     func run() async throws {
         let logger = BenchOutput.progressLogger(label: "waypoint.bench.gateway")
+        // Trapped before anything exists to clean up: an interrupted run stops the platform it started and removes its
+        // data directory instead of leaving them behind.
+        let interruption = InterruptionGuard.trap(logger: logger)
         let fileLimit = ProcessResources.raiseOpenFileLimit(to: (only == nil ? idleConnections + connections : 0) + (bike ? bikeConnections + 2 * bikeSessions : 0) + 4_096)
         logger.info("open-file limit of this process and the platform it starts: \(fileLimit)")
         let binDirectory = try locateBinDirectory()
@@ -147,6 +150,15 @@ struct GatewayBench: AsyncParsableCommand {
         let parent = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let dataDirectory = parent.appendingPathComponent("waypoint-bench-gateway-\(UUID().uuidString.prefix(8).lowercased())")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let keep = keep
+        let removeData: @Sendable () -> Void = {
+            if keep {
+                logger.info("kept: \(dataDirectory.path) (launcher log: \(dataDirectory.path)/launcher.log)")
+            } else {
+                try? FileManager.default.removeItem(at: dataDirectory)
+            }
+        }
+        interruption.setCleanup { removeData() }
         var platform: LaunchedPlatform?
         var outcome: Result<GatewayFigures, any Error>
         do {
@@ -161,25 +173,33 @@ struct GatewayBench: AsyncParsableCommand {
             }
             let basePort = try LaunchedPlatform.freeBasePort()
             logger.info("starting: \(binDirectory.path)/waypoint up --demo --base-port \(basePort) --data-dir \(dataDirectory.path)")
-            platform = try LaunchedPlatform.start(binDirectory: binDirectory, dataDirectory: dataDirectory, basePort: basePort,
-                                                  readyTimeoutSeconds: readyTimeout, secrets: secrets, settings: settings)
+            let started = try LaunchedPlatform.start(binDirectory: binDirectory, dataDirectory: dataDirectory, basePort: basePort,
+                                                     readyTimeoutSeconds: readyTimeout, secrets: secrets, settings: settings)
+            platform = started
+            interruption.setCleanup {
+                await Self.stop(started, logger: logger)
+                removeData()
+            }
             outcome = .success(try await measure(platform!, workload: GatewayWorkload(corpus: corpus, cities: cities), dataDirectory: dataDirectory,
                                                  logger: logger))
         } catch {
             outcome = .failure(error)
             if let platform { logger.error("the launcher's last lines:\n\(platform.logTail(40))") }
         }
-        if let platform {
-            logger.info("stopping the platform (SIGINT to the launcher, pid \(platform.launcherPid))")
-            let killed = await platform.stop(grace: .seconds(60), logger: logger)
-            logger.info(killed.isEmpty ? "every process stopped" : "still running after the launcher stopped, killed: \(killed.joined(separator: ", "))")
-        }
-        if keep {
-            logger.info("kept: \(dataDirectory.path) (launcher log: \(dataDirectory.path)/launcher.log)")
-        } else {
-            try? FileManager.default.removeItem(at: dataDirectory)
-        }
+        // From here on the run stops the platform itself; a signal that came first has its cleanup under way, which
+        // ends the process.
+        interruption.setCleanup(nil)
+        while interruption.isInterrupted { try await Task.sleep(for: .seconds(60)) }
+        if let platform { await Self.stop(platform, logger: logger) }
+        removeData()
         try BenchOutput.printJSON(try outcome.get())
+    }
+
+    /// Stops the platform as an operator does (SIGINT to the launcher) and says whether anything had to be killed.
+    private static func stop(_ platform: LaunchedPlatform, logger: Logger) async {
+        logger.info("stopping the platform (SIGINT to the launcher, pid \(platform.launcherPid))")
+        let killed = await platform.stop(grace: .seconds(60), logger: logger)
+        logger.info(killed.isEmpty ? "every process stopped" : "still running after the launcher stopped, killed: \(killed.joined(separator: ", "))")
     }
 
     /// The release products: `--bin-path`, else the directory of this executable (the same scratch path's products).

@@ -7,7 +7,10 @@ import Logging
 /// The platform as `waypoint up` runs it, started by the benchmark: the real launcher with `--no-build --bin-path`,
 /// `--demo`, on loopback ports from a free base port, over a data directory the benchmark prepared. Its console (and
 /// every service's log lines, which it prefixes) goes to `<data dir>/launcher.log`.
-final class LaunchedPlatform {
+///
+/// `@unchecked Sendable`: every stored property is a constant, and the interruption guard stops the platform from
+/// another task only while the run's own task no longer does (it cleared the guard's cleanup before its own stop).
+final class LaunchedPlatform: @unchecked Sendable {
     /// What the launcher's state file (`<data dir>/run/launcher.json`) says; only the keys the benchmark reads.
     struct State: Decodable, Sendable {
         struct Service: Decodable, Sendable {
