@@ -56,7 +56,7 @@ public struct NavigationServer: Sendable {
         let sessionList = storage.projection(sqlite: SQLiteSessionListProjection(), postgres: PostgresSessionListProjection(), logger: logger)
         try await sessionList.prepare()
         let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints,
-                                    rules: SessionNotificationRules.notification(for:), logger: logger)
+                                    rules: SessionNotificationRules.notification(for:), pollInterval: storage.followerPollInterval, logger: logger)
         let tourCatalog = try storage.consuming(.tours, producerURL: configuration.tourManagementURL,
                                                 internalToken: configuration.service.internalToken,
                                                 sqlite: SQLiteTourCatalogHandler(), postgres: PostgresTourCatalogHandler(), logger: logger)

@@ -79,7 +79,7 @@ public struct PathReviewServer: Sendable {
                                                              postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedAuthors) })
         let authorErasure = AuthorErasureWorker(drafts: drafts, store: erasures, draftList: draftList, checkpoints: storage.checkpoints, logger: logger)
         let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints,
-                                    rules: PathNotificationRules.notification(for:), logger: logger)
+                                    rules: PathNotificationRules.notification(for:), pollInterval: storage.followerPollInterval, logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
                                 approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore, streetStatus: streetStatus,

@@ -29,17 +29,20 @@ public final class UserNotifier: Service, Sendable {
     let rules: Rules
     let batchSize: Int
     let retryDelay: Duration
+    let pollInterval: Duration
     let logger: Logger
     private let state = Mutex(ProjectionStatus.starting)
 
-    /// Creates the notifier over a service's log and checkpoints, deciding with `rules`.
+    /// Creates the notifier over a service's log and checkpoints, deciding with `rules`; when idle it re-reads the log
+    /// every `pollInterval` (services pass ``ServiceStorage/followerPollInterval``).
     public init(store: AnyEventStore, checkpoints: any CheckpointStore, rules: @escaping Rules, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
-                logger: Logger = Logger(label: "waypoint.user-notifier")) {
+                pollInterval: Duration = .milliseconds(100), logger: Logger = Logger(label: "waypoint.user-notifier")) {
         self.store = store
         self.checkpoints = checkpoints
         self.rules = rules
         self.batchSize = batchSize
         self.retryDelay = retryDelay
+        self.pollInterval = pollInterval
         self.logger = logger
     }
 
@@ -83,7 +86,7 @@ public final class UserNotifier: Service, Sendable {
         let start = try await checkpoints.position(of: Self.checkpointName)
         state.withLock { $0 = .catchingUp(position: start) }
         var saved = (position: start, at: ContinuousClock.now)
-        for try await batch in store.subscribe(after: start, batchSize: batchSize) {
+        for try await batch in store.subscribe(after: start, batchSize: batchSize, pollInterval: pollInterval) {
             let notified = try await react(to: batch)
             let position = batch.last!.position
             // A batch that notified nobody moves the checkpoint at most once per `quietCheckpointInterval`: repeating

@@ -4,14 +4,17 @@ import ServiceKit
 
 extension ServiceStorage {
     /// A runner for a read model over this service's own log, on whichever backend is configured: the SQLite
-    /// projection when the service runs embedded, the PostgreSQL one in production.
+    /// projection when the service runs embedded, the PostgreSQL one in production; it re-reads the log when idle every
+    /// ``followerPollInterval``.
     public func projection(sqlite: some SQLiteProjection, postgres: some PostgresProjection,
                            logger: Logger = Logger(label: "waypoint.projection")) -> any ProjectionRunning {
         let store = AnyEventStore(self.store)
         if let database = self.sqlite {
-            return ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: sqlite), logger: logger)
+            return ProjectionRunner(store: store, target: SQLiteProjectionTarget(database: database, projection: sqlite),
+                                    pollInterval: followerPollInterval, logger: logger)
         }
-        return ProjectionRunner(store: store, target: PostgresProjectionTarget(database: self.postgres!, projection: postgres), logger: logger)
+        return ProjectionRunner(store: store, target: PostgresProjectionTarget(database: self.postgres!, projection: postgres),
+                                pollInterval: followerPollInterval, logger: logger)
     }
 }
 

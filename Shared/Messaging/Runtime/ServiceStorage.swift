@@ -75,6 +75,21 @@ public final class ServiceStorage: Sendable {
     /// Set on the PostgreSQL backend.
     public let postgres: PostgresServiceDatabase?
 
+    /// How long the followers of this service's own log (its projections, its notifier) wait for a wake-up before they
+    /// read the log again anyway — the delay for appends made by another process, which no in-process wake-up announces.
+    ///
+    /// PostgreSQL: 100 ms, since instances of a scaled-out service share one log. SQLite: 1 s: the file is the service
+    /// process's own, and the only other writers are operator commands (`auth create-admin`) run beside it, whose appends
+    /// a second's delay does not hurt. Every follower that finds nothing re-reads at this rate when idle: at 100 ms, an
+    /// idle embedded platform used ~8 % of a core (tour-management alone 7 waiters, 70 reads and their timer wake-ups a
+    /// second); the service's own appends wake its followers at once on both backends.
+    public var followerPollInterval: Duration { sqlite != nil ? Self.embeddedFollowerPollInterval : Self.sharedFollowerPollInterval }
+
+    /// ``followerPollInterval`` on SQLite.
+    public static let embeddedFollowerPollInterval: Duration = .seconds(1)
+    /// ``followerPollInterval`` on PostgreSQL.
+    public static let sharedFollowerPollInterval: Duration = .milliseconds(100)
+
     private init(settings: RuntimeSettings, store: any EventStore & SnapshotStore, checkpoints: any CheckpointStore,
                  personalDataKeys: any PersonalDataKeyStore, sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
         self.settings = settings
