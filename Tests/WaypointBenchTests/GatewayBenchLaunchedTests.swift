@@ -12,7 +12,6 @@ struct GatewayBenchLaunchedTests {
     @Test("a tiny run prints every key, with the bike mix's four kinds and no error in either mix", .timeLimit(.minutes(10)))
     func tinyRun() async throws {
         let bench = try BuiltExecutable.url(named: "waypoint-bench")
-        let data = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
         let directory = TemporaryDirectory("waypoint-bench-gateway-test")
         defer { directory.remove() }
         let arguments = [
@@ -23,18 +22,7 @@ struct GatewayBenchLaunchedTests {
             "--settle-timeout", "0", "--ready-timeout", "240",
         ]
         let stdout = directory.url.appendingPathComponent("stdout.json"), stderr = directory.url.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = bench
-        process.arguments = arguments
-        // The test run's own WAYPOINT_* settings stay out of the platform; the reference data is named explicitly.
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
-            .merging(["WAYPOINT_REFERENCE_DATA_DIR": data.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        try process.run()
+        let process = try Self.start(bench, arguments, stdout: stdout, stderr: stderr)
         while process.isRunning { try await Task.sleep(for: .milliseconds(200)) }
         let log = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
         let tail = log.split(separator: "\n").suffix(30).joined(separator: "\n")
@@ -66,24 +54,15 @@ struct GatewayBenchLaunchedTests {
     @Test("SIGINT to the benchmark stops the platform it started, removes its data directory and exits 130", .timeLimit(.minutes(10)))
     func interruptedRunStopsItsPlatform() async throws {
         let bench = try BuiltExecutable.url(named: "waypoint-bench")
-        let data = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
         let directory = TemporaryDirectory("waypoint-bench-gateway-interrupted")
         defer { directory.remove() }
-        let stderr = directory.url.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let runs = directory.url.appendingPathComponent("runs")
         try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = bench
         // A proxy-only run long enough to be interrupted while the platform serves it.
-        process.arguments = ["gateway", "--bin-path", bench.deletingLastPathComponent().path, "--directory", runs.path, "--only", "proxy",
-                             "--tours", "20", "--peer-requests", "100000", "--settle-timeout", "0", "--ready-timeout", "240"]
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
-            .merging(["WAYPOINT_REFERENCE_DATA_DIR": data.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        try process.run()
+        let stderr = directory.url.appendingPathComponent("stderr.log")
+        let process = try Self.start(bench, ["gateway", "--bin-path", bench.deletingLastPathComponent().path, "--directory", runs.path, "--only", "proxy",
+                                             "--tours", "20", "--peer-requests", "100000", "--settle-timeout", "0", "--ready-timeout", "240"],
+                                     stdout: directory.url.appendingPathComponent("stdout.json"), stderr: stderr)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
         // Wait until the launcher reports every service running, and note every pid.
@@ -112,6 +91,24 @@ struct GatewayBenchLaunchedTests {
         #expect(pids.filter(Self.isRunning).isEmpty, "still running: \(pids.filter(Self.isRunning))")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? ["?"]).isEmpty, "the data directory was removed")
         #expect(log().contains("every process stopped"), "\(log())")
+    }
+
+    /// Starts `waypoint-bench` with `arguments`, its output in the two files. The test run's own WAYPOINT_* settings stay
+    /// out of the platform; the reference data is named explicitly.
+    static func start(_ bench: URL, _ arguments: [String], stdout: URL, stderr: URL) throws -> Process {
+        let data = try #require(ReferenceDataDirectory.locate(), "reference data (../shared/data) not found")
+        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = bench
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("WAYPOINT_") }
+            .merging(["WAYPOINT_REFERENCE_DATA_DIR": data.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        return process
     }
 
     /// Whether `pid` is a live process (a zombie, exited but not yet reaped, is not).
