@@ -12,11 +12,7 @@ import Testing
 /// such as `auth create-admin`), 100 ms on PostgreSQL (scaled-out instances share the log).
 @Suite("Followers of a service's own log: the idle poll interval per backend")
 struct FollowerPollIntervalTests {
-    static let quiet: Logger = {
-        var logger = Logger(label: "test.follower-poll")
-        logger.logLevel = .warning
-        return logger
-    }()
+    static let quiet = LoopbackServer.quietLogger
 
     /// A projection with no tables: its runner's position shows what it read.
     struct PositionOnly: SQLiteProjection, PostgresProjection {
