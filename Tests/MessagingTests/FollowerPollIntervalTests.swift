@@ -38,8 +38,7 @@ struct FollowerPollIntervalTests {
             let polled = (runner as? ProjectionRunner<AnyEventStore, SQLiteProjectionTarget<PositionOnly>>)?.pollInterval
                 ?? (runner as? ProjectionRunner<AnyEventStore, PostgresProjectionTarget<PositionOnly>>)?.pollInterval
             #expect(polled == expected)
-            let notifier = UserNotifier(store: AnyEventStore(storage.store), checkpoints: storage.checkpoints, rules: { _ in nil },
-                                        pollInterval: storage.followerPollInterval, logger: Self.quiet)
+            let notifier = storage.userNotifier(rules: { _ in nil }, logger: Self.quiet)
             #expect(notifier.pollInterval == expected)
         }
     }

@@ -34,7 +34,8 @@ public final class UserNotifier: Service, Sendable {
     private let state = Mutex(ProjectionStatus.starting)
 
     /// Creates the notifier over a service's log and checkpoints, deciding with `rules`; when idle it re-reads the log
-    /// every `pollInterval` (services pass ``ServiceStorage/followerPollInterval``).
+    /// every `pollInterval` (services make theirs with ``ServiceStorage/userNotifier(rules:logger:)``, which passes
+    /// ``ServiceStorage/followerPollInterval``).
     public init(store: AnyEventStore, checkpoints: any CheckpointStore, rules: @escaping Rules, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
                 pollInterval: Duration = .milliseconds(100), logger: Logger = Logger(label: "waypoint.user-notifier")) {
         self.store = store

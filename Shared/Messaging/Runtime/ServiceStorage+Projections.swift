@@ -16,6 +16,12 @@ extension ServiceStorage {
         return ProjectionRunner(store: store, target: PostgresProjectionTarget(database: self.postgres!, projection: postgres),
                                 pollInterval: followerPollInterval, logger: logger)
     }
+
+    /// The notifier of this service's users (``UserNotifier``) over its own log and checkpoints, deciding with `rules`;
+    /// it re-reads the log when idle every ``followerPollInterval``, as the projections do.
+    public func userNotifier(rules: @escaping UserNotifier.Rules, logger: Logger = Logger(label: "waypoint.user-notifier")) -> UserNotifier {
+        UserNotifier(store: AnyEventStore(store), checkpoints: checkpoints, rules: rules, pollInterval: followerPollInterval, logger: logger)
+    }
 }
 
 extension Readiness {

@@ -83,12 +83,7 @@ public final class ServiceStorage: Sendable {
     /// a second's delay does not hurt. Every follower that finds nothing re-reads at this rate when idle: at 100 ms, an
     /// idle embedded platform used ~8 % of a core (tour-management alone 7 waiters, 70 reads and their timer wake-ups a
     /// second); the service's own appends wake its followers at once on both backends.
-    public var followerPollInterval: Duration { sqlite != nil ? Self.embeddedFollowerPollInterval : Self.sharedFollowerPollInterval }
-
-    /// ``followerPollInterval`` on SQLite.
-    public static let embeddedFollowerPollInterval: Duration = .seconds(1)
-    /// ``followerPollInterval`` on PostgreSQL.
-    public static let sharedFollowerPollInterval: Duration = .milliseconds(100)
+    public var followerPollInterval: Duration { sqlite != nil ? .seconds(1) : .milliseconds(100) }
 
     private init(settings: RuntimeSettings, store: any EventStore & SnapshotStore, checkpoints: any CheckpointStore,
                  personalDataKeys: any PersonalDataKeyStore, sqlite: SQLiteServiceDatabase?, postgres: PostgresServiceDatabase?) {
