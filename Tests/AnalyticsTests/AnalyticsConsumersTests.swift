@@ -75,13 +75,14 @@ struct AnalyticsConsumersTests {
         }
     }
 
-    /// Waits until every consumer applied its producer's whole log.
+    /// Waits until every consumer applied every event of its producer's log that analytics reads (the feed serves
+    /// only those: the consumer's position is that of the last one).
     static func caughtUp(_ consumers: [AnalyticsConsumer], _ producers: [Producer]) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             var done = true
             for (consumer, producer) in zip(consumers, producers) {
-                let head = try await producer.storage.store.headPosition()
+                let head = served(try await producer.published()).last?.position ?? 0
                 switch consumer.runner.status {
                 case .running(let positions, _): done = done && (positions[producer.source] ?? 0) >= head
                 case .failed(let reason): throw TestSetupError("consumer failed: \(reason)")
@@ -94,10 +95,16 @@ struct AnalyticsConsumersTests {
         throw TestSetupError("consumers did not catch up: \(consumers.map(\.runner.status))")
     }
 
-    /// The read model a fresh database gets from every event the producers hold.
+    /// The events of `events` the producers' feeds serve analytics: the types it reads.
+    static func served(_ events: [PublishedEvent]) -> [PublishedEvent] {
+        events.filter { AnalyticsEvents.readers.keys.contains($0.eventType) }
+    }
+
+    /// The read model a fresh database gets from every event of the producers' logs that their feeds serve analytics
+    /// (its dedupe records then hold the versions of those, as the live consumers' do).
     static func freshReplay(_ producers: [Producer]) async throws -> [String: [String]] {
         var events: [PublishedEvent] = []
-        for producer in producers { events += try await producer.published() }
+        for producer in producers { events += served(try await producer.published()) }
         let all = events
         return try await AnalyticsHarness.withStorage(.sqlite) { storage in
             try await AnalyticsHarness.deliver(all, to: storage)
@@ -128,7 +135,8 @@ struct AnalyticsConsumersTests {
                         // Rebuild with nothing new: the same tables, one generation later.
                         let first = try await AnalyticsRebuild(configuration: configuration, storage: storage, logger: AnalyticsHarness.quiet).run()
                         #expect(first.generation == 2)
-                        let expectedCounts = ["waypoint.auth": log.from("auth").count, "waypoint.tours": log.from("tour-management").count]
+                        let expectedCounts = ["waypoint.auth": Self.served(log.from("auth")).count,
+                                              "waypoint.tours": Self.served(log.from("tour-management")).count]
                         #expect(first.appliedEvents == expectedCounts)
                         #expect(try await AnalyticsDatabase(storage).liveGeneration() == 2)
                         #expect(try await AnalyticsHarness.dump(storage) == live)
@@ -216,6 +224,40 @@ struct AnalyticsConsumersTests {
         }
     }
 
+    @Test("on the embedded transport analytics asks each producer for the types it reads: a position update's or a ride chunk's events are not served to it",
+          .timeLimit(.minutes(1)))
+    func feedAsksForItsTypes() async throws {
+        try await Self.withProducer("navigation") { navigation in
+            @Sendable func event(_ type: String) -> NewEvent { NewEvent(eventType: type, payload: Data(#"{"n":1}"#.utf8)) }
+            for (index, type) in ["PositionsTracked", NavigationSessionStarted.eventType, "PositionsTracked", "PositionsTracked",
+                                  NavigationArrived.eventType, "PositionsTracked"].enumerated() {
+                _ = try await navigation.storage.store.append([event(type)], to: "navigation-session-\(index)", expectedVersion: .any)
+            }
+            #expect(!AnalyticsEvents.readers.keys.contains("PositionsTracked"))
+            try await AnalyticsHarness.withStorage(.sqlite) { storage in
+                let configuration = AnalyticsConfiguration(
+                    service: ServiceConfiguration(serviceName: "analytics", port: 0, internalToken: Self.token, logLevel: .warning),
+                    runtime: storage.settings, endpoints: ServiceEndpoints(baseURLs: ["navigation": navigation.url]),
+                    topics: [.navigation], maxLagEvents: 5, batchSize: 7, pollTimeout: .milliseconds(200))
+                let lag = TopicLag(topic: Topic.navigation.name, group: "analytics.waypoint.navigation", maxLag: 5, metrics: ServiceMetrics())
+                let source = try #require(try AnalyticsConsumers.source(.navigation, configuration: configuration, storage: storage, lag: lag,
+                                                                         groupID: "analytics.waypoint.navigation", logger: AnalyticsHarness.quiet))
+                let events = try await source.next(maxEvents: 100, timeout: .zero, positions: [:])
+                #expect(events.map(\.event.eventType) == [NavigationSessionStarted.eventType, NavigationArrived.eventType])
+                #expect(events.map(\.event.position) == [2, 5])
+                // A long poll is not ended by appends analytics does not read; the one it reads ends it.
+                let waiting = Task { try await source.next(maxEvents: 100, timeout: .seconds(10), positions: ["navigation": 5]) }
+                try await Task.sleep(for: .milliseconds(200))
+                _ = try await navigation.storage.store.append([event("PositionsTracked")], to: "navigation-session-7", expectedVersion: .any)
+                try await Task.sleep(for: .milliseconds(200))
+                _ = try await navigation.storage.store.append([event(NavigationArrived.eventType)], to: "navigation-session-8",
+                                                              expectedVersion: .any)
+                let next = try await waiting.value
+                #expect(next.map(\.event.position) == [8])
+            }
+        }
+    }
+
     @Test("the lag rule: starting, catching up, caught up, over the bound, transport trouble, failed")
     func lagRule() {
         let lag = TopicLag(topic: "waypoint.tours", group: "analytics", maxLag: 100, metrics: ServiceMetrics())
@@ -237,3 +279,4 @@ struct AnalyticsConsumersTests {
         #expect(lag.check(.failed(reason: "poison")) == .notReady("poison"))
     }
 }
+

@@ -113,11 +113,14 @@ struct FeedTypesTests {
         }
     }
 
-    @Test("the query names the types sorted; a feed without types names none")
+    @Test("the query names the types sorted; a feed without types names none; a page's URL carries them")
     func query() {
         let feed = EmbeddedFeed(source: "p", baseURL: "http://127.0.0.1:1", internalToken: "t")
         #expect(feed.eventTypes == nil)
         #expect(feed.only(["UserNotified", "A", "TourViewed"]).eventTypes == ["A", "TourViewed", "UserNotified"])
         #expect(feed.only(["b", "a"]) == EmbeddedFeed(source: "p", baseURL: "http://127.0.0.1:1", internalToken: "t", eventTypes: ["a", "b"]))
+        #expect(feed.pageURL(after: 7, limit: 500, wait: .seconds(1)) == "http://127.0.0.1:1/v1/internal/events?after=7&limit=500&wait=1.0")
+        #expect(feed.only(["UserNotified", "A"]).pageURL(after: 0, limit: 1_000, wait: .milliseconds(250))
+                    == "http://127.0.0.1:1/v1/internal/events?after=0&limit=1000&wait=0.25&types=A,UserNotified")
     }
 }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// Where a consumer pulls one producer's log in the embedded transport.
@@ -29,4 +30,13 @@ public struct EmbeddedFeed: Sendable, Hashable {
 
     /// The `types` query value: the types sorted, comma-separated; `nil` when every event is asked for.
     var typesQuery: String? { eventTypes.map { $0.sorted().joined(separator: ",") } }
+
+    /// The URL of one page of this feed: events after `after`, at most `limit`, long-polling up to `wait`, and only
+    /// ``eventTypes`` when the feed names them. Every consumer of a feed asks through here, so none forgets `types=`
+    /// (without it the producer's long poll wakes, reads and passes over every event of its log — each position
+    /// update, each ride chunk — on the consumer's behalf).
+    public func pageURL(after: Int64, limit: Int, wait: Duration) -> String {
+        let types = typesQuery.map { "&types=\($0)" } ?? ""
+        return "\(baseURL)/v1/internal/events?after=\(after)&limit=\(limit)&wait=\(wait.timeInterval)\(types)"
+    }
 }

@@ -45,8 +45,7 @@ public struct EmbeddedFeedSource: EventSource {
     private func fetch(_ feed: EmbeddedFeed, stored: Int64, limit: Int, wait: Duration) async throws -> [IncomingEvent] {
         let position = cursor.after(feed.source, stored: stored)
         let waitSeconds = wait.timeInterval
-        let types = feed.typesQuery.map { "&types=\($0)" } ?? ""
-        var request = HTTPClientRequest(url: "\(feed.baseURL)/v1/internal/events?after=\(position)&limit=\(limit)&wait=\(waitSeconds)\(types)")
+        var request = HTTPClientRequest(url: feed.pageURL(after: position, limit: limit, wait: wait))
         request.headers.add(name: "Authorization", value: "Bearer \(feed.internalToken)")
         let response: HTTPClientResponse
         do {

@@ -16,8 +16,8 @@ protocol LagReportingSource: EventSource {
 }
 
 /// The embedded transport for one producer, as the kernel's `EmbeddedFeedSource` (long poll of
-/// `GET {producer}/v1/internal/events?after=&limit=&wait=` with the internal token, resuming from the consumer's stored
-/// position), plus the lag: it keeps the head of the last page.
+/// `GET {producer}/v1/internal/events?after=&limit=&wait=&types=` with the internal token, resuming from the consumer's
+/// stored position; `types=` names the event types analytics reads), plus the lag: it keeps the head of the last page.
 final class AnalyticsFeedSource: LagReportingSource {
     let feed: EmbeddedFeed
     let lag: TopicLag
@@ -72,7 +72,7 @@ final class AnalyticsFeedSource: LagReportingSource {
 
     /// One page; `nil` when the task was cancelled during the long poll.
     private func fetch(after: Int64, limit: Int, wait: Duration) async throws -> EventFeedPage? {
-        var request = HTTPClientRequest(url: "\(feed.baseURL)/v1/internal/events?after=\(after)&limit=\(limit)&wait=\(wait.timeInterval)")
+        var request = HTTPClientRequest(url: feed.pageURL(after: after, limit: limit, wait: wait))
         request.headers.add(name: "Authorization", value: "Bearer \(feed.internalToken)")
         let response: HTTPClientResponse
         do {
