@@ -3,8 +3,41 @@ import Foundation
 import ServiceTesting
 import Testing
 
+extension AppendNotifier {
+    /// Announces one committed event of each of `types` (payload `payload`), the last at `position`.
+    func committed(upTo position: Int64, types: [String], payload: String = "{}") {
+        committed(upTo: position, events: types.enumerated().map { index, type in
+            EventEnvelope(eventID: UUID(), streamID: "s", streamVersion: 1, position: position - Int64(types.count - 1 - index), eventType: type,
+                          schemaVersion: 1, payload: Data(payload.utf8), metadata: EventMetadata(), recordedAt: Date())
+        })
+    }
+}
+
 @Suite("Append notifier: who is woken by a commit")
 struct AppendNotifierTests {
+    @Test("a reader with a test of the committed event sleeps through events of its types the test refuses, and wakes at one it accepts; other readers of those types wake at each")
+    func wakeTest() async throws {
+        let notifier = AppendNotifier()
+        let choosy = Task {
+            await notifier.wait(after: 0, types: ["Tracked"], wakes: { $0.payload.range(of: Data(#""instruction""#.utf8)) != nil },
+                                timeout: .seconds(600))
+        }
+        try await waitUntil("the choosy reader waits", timeout: .seconds(30)) { notifier.waiterCount == 1 }
+        let plain = Task { await notifier.wait(after: 0, types: ["Tracked"], timeout: .seconds(600)) }
+        try await waitUntil("both readers wait", timeout: .seconds(30)) { notifier.waiterCount == 2 }
+
+        notifier.committed(upTo: 1, types: ["Tracked"], payload: #"{"at":1}"#)
+        await plain.value
+        #expect(notifier.waiterCount == 1, "the choosy reader still waits")
+        // Another type whose payload would pass the test: not one of the reader's types.
+        notifier.committed(upTo: 2, types: ["Other"], payload: #"{"instruction":"left"}"#)
+        #expect(notifier.waiterCount == 1)
+
+        notifier.committed(upTo: 4, types: ["Tracked", "Tracked"], payload: #"{"instruction":"left"}"#)
+        await choosy.value
+        #expect(notifier.waiterCount == 0)
+    }
+
     @Test("a reader of some types sleeps through commits of other types and wakes at one of its own; a reader of everything wakes at any")
     func typedWakeUps() async throws {
         let notifier = AppendNotifier()
@@ -17,7 +50,7 @@ struct AppendNotifierTests {
         await untyped.value
         #expect(notifier.waiterCount == 1, "the typed reader still waits")
 
-        notifier.committed(upTo: 2, types: ["Tick", "NoteAdded"])
+        notifier.committed(upTo: 3, types: ["Tick", "NoteAdded"])
         await typed.value
         #expect(notifier.waiterCount == 0)
 

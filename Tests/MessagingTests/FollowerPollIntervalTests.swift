@@ -38,7 +38,7 @@ struct FollowerPollIntervalTests {
             let polled = (runner as? ProjectionRunner<AnyEventStore, SQLiteProjectionTarget<PositionOnly>>)?.pollInterval
                 ?? (runner as? ProjectionRunner<AnyEventStore, PostgresProjectionTarget<PositionOnly>>)?.pollInterval
             #expect(polled == expected)
-            let notifier = storage.userNotifier(rules: { _ in nil }, logger: Self.quiet)
+            let notifier = storage.userNotifier(rules: { _ in nil }, triggers: UserNotifier.Triggers(types: ["NoteAdded"]), logger: Self.quiet)
             #expect(notifier.pollInterval == expected)
         }
     }

@@ -135,10 +135,13 @@ struct NotificationTests {
 
     /// A notifier running live over a fresh SQLite store while `body` runs, the triggers appended and their two
     /// notifications for the author delivered.
-    static func withLiveNotifier(_ body: @escaping @Sendable (ServiceStorage, AnyEventStore) async throws -> Void) async throws {
+    /// `typed`: with the service's trigger types (``UserNotificationRules/notifierTriggers``), as the service runs it;
+    /// otherwise over every event.
+    static func withLiveNotifier(typed: Bool, _ body: @escaping @Sendable (ServiceStorage, AnyEventStore) async throws -> Void) async throws {
         try await Self.withStorage(.sqlite) { storage in
             let store = AnyEventStore(storage.store)
-            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:), logger: MediaTestSupport.quiet)
+            let notifier = UserNotifier(store: store, checkpoints: storage.checkpoints, rules: UserNotificationRules.notification(for:),
+                                        triggers: typed ? UserNotificationRules.notifierTriggers : nil, logger: MediaTestSupport.quiet)
             let group = ServiceGroup(configuration: .init(services: [notifier], logger: MediaTestSupport.quiet))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
@@ -151,17 +154,18 @@ struct NotificationTests {
         }
     }
 
-    @Test("running live, a purchase appended now is notified within moments")
-    func live() async throws {
-        try await Self.withLiveNotifier { _, store in
+    @Test("running live, a purchase appended now is notified within moments (reading every event, or the trigger types only)", arguments: [false, true])
+    func live(typed: Bool) async throws {
+        try await Self.withLiveNotifier(typed: typed) { _, store in
             let notified = try await Self.notifications(of: Self.author, in: store)
             #expect(notified.count == 2)
         }
     }
 
-    @Test("running live, the checkpoint moves with every batch that notified, and at least once a second over events that notify nobody")
-    func liveCheckpoint() async throws {
-        try await Self.withLiveNotifier { storage, store in
+    @Test("running live, the checkpoint moves with every batch that notified, and at least once a second over events that notify nobody",
+          arguments: [false, true])
+    func liveCheckpoint(typed: Bool) async throws {
+        try await Self.withLiveNotifier(typed: typed) { storage, store in
             // Notifications and their triggers: the checkpoint is saved at or after the last trigger's batch.
             try await eventually { try await storage.checkpoints.position(of: UserNotifier.checkpointName) > 0 }
             // Events that notify nobody: the checkpoint still reaches the head within a second or two.

@@ -55,7 +55,7 @@ public struct NavigationServer: Sendable {
         let planner = RoutePlanner(roads: roads, overlay: overlay, snapRadius: configuration.snapRadius)
         let sessionList = storage.projection(sqlite: SQLiteSessionListProjection(), postgres: PostgresSessionListProjection(), logger: logger)
         try await sessionList.prepare()
-        let notifier = storage.userNotifier(rules: SessionNotificationRules.notification(for:), logger: logger)
+        let notifier = storage.userNotifier(rules: SessionNotificationRules.notification(for:), triggers: SessionNotificationRules.notifierTriggers, logger: logger)
         let tourCatalog = try storage.consuming(.tours, producerURL: configuration.tourManagementURL,
                                                 internalToken: configuration.service.internalToken,
                                                 sqlite: SQLiteTourCatalogHandler(), postgres: PostgresTourCatalogHandler(), logger: logger)

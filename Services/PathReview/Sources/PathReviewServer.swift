@@ -78,7 +78,7 @@ public struct PathReviewServer: Sendable {
         let erasures: any ErasedUsersStore = storage.backend(sqlite: { SQLiteErasedUsersStore(database: $0, tables: .erasedAuthors) },
                                                              postgres: { PostgresErasedUsersStore(database: $0, tables: .erasedAuthors) })
         let authorErasure = AuthorErasureWorker(drafts: drafts, store: erasures, draftList: draftList, checkpoints: storage.checkpoints, logger: logger)
-        let notifier = storage.userNotifier(rules: PathNotificationRules.notification(for:), logger: logger)
+        let notifier = storage.userNotifier(rules: PathNotificationRules.notification(for:), triggers: PathNotificationRules.notifierTriggers, logger: logger)
         return PathReviewServer(configuration: configuration, storage: storage, roads: roads, stores: stores, drafts: drafts,
                                 draftList: draftList, reviewQueue: reviewQueue, rides: rides, rideSubmissions: rideSubmissions,
                                 approvedNetwork: approvedNetwork, networkLookup: networkLookup, networkReads: networkStore, streetStatus: streetStatus,

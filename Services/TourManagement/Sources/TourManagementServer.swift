@@ -81,7 +81,7 @@ public struct TourManagementServer: Sendable {
         let reviews = ReviewCommands(storage: storage, stores: stores, now: now)
         let favourites = Favourites(store: store, catalog: catalog, now: now)
         let erasures = ErasureWorker(reviews: reviews, store: stores.erasures, after: [readModels.reviews], logger: logger)
-        let notifier = storage.userNotifier(rules: UserNotificationRules.notification(for:), logger: logger)
+        let notifier = storage.userNotifier(rules: UserNotificationRules.notification(for:), triggers: UserNotificationRules.notifierTriggers, logger: logger)
         let userNames: @Sendable ([UUID]) async -> [UUID: String] = { ids in await guideProfiles.publicGuides(ids).compactMapValues(\.name) }
         let readiness = Readiness()
         readiness.register(guideAccounts)

@@ -37,6 +37,11 @@ public struct AnyEventStore: EventStore, SnapshotStore {
         await base.waitForAppends(after: position, types: types, timeout: timeout)
     }
 
+    public func waitForAppends(after position: Int64, types: Set<String>, where wakes: @escaping @Sendable (EventEnvelope) -> Bool,
+                               timeout: Duration) async {
+        await base.waitForAppends(after: position, types: types, where: wakes, timeout: timeout)
+    }
+
     public func saveSnapshot(_ snapshot: Snapshot) async throws { try await base.saveSnapshot(snapshot) }
 
     public func loadSnapshot(of streamID: String) async throws -> Snapshot? { try await base.loadSnapshot(of: streamID) }

@@ -8,12 +8,15 @@ import Synchronization
 /// a commit of other types does not wake it, so a log busy with one kind of event (a position update per fix) wakes
 /// only the readers of that kind. Such a reader is still woken at once if the head already passed its position when
 /// it starts waiting (it re-reads, finds nothing of its types, and waits again from the new head), and after its
-/// timeout in any case.
+/// timeout in any case. A reader may narrow its wake-ups further with a test of the committed event itself (`wakes`:
+/// navigation's notifier wakes for a position update only when its payload carries an instruction).
 final class AppendNotifier: Sendable {
     private struct Waiter {
         var continuation: CheckedContinuation<Void, Never>
         /// The stored event types that wake it; `nil`: every commit.
         var types: Set<String>?
+        /// Of the committed events of ``types``, the ones that wake it (`nil`: all of them).
+        var wakes: (@Sendable (EventEnvelope) -> Bool)?
         /// When it returns if no commit woke it.
         var deadline: ContinuousClock.Instant
     }
@@ -41,13 +44,14 @@ final class AppendNotifier: Sendable {
     /// How many readers are waiting (tests).
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Records that events up to `position`, of the stored event `types`, committed, and wakes every waiter for any
-    /// event or for one of those types.
-    func committed(upTo position: Int64, types: Set<String>) {
+    /// Records that `events` (as stored, the last at `position`) committed, and wakes every waiter for any event, or
+    /// for one of their types that its `wakes` test (if any) accepts.
+    func committed(upTo position: Int64, events: [EventEnvelope]) {
+        let types = Set(events.map(\.eventType))
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.head = max(state.head, position)
             var woken: [CheckedContinuation<Void, Never>] = []
-            for (id, waiter) in state.waiters where waiter.types.map({ !$0.isDisjoint(with: types) }) ?? true {
+            for (id, waiter) in state.waiters where Self.wakes(waiter, types: types, events: events) {
                 woken.append(waiter.continuation)
                 state.waiters.removeValue(forKey: id)
             }
@@ -56,14 +60,25 @@ final class AppendNotifier: Sendable {
         woken.forEach { $0.resume() }
     }
 
-    /// Returns when a commit past `position` (of one of the stored event `types`, when given) is announced, after
-    /// `timeout`, or on cancellation.
+    private static func wakes(_ waiter: Waiter, types: Set<String>, events: [EventEnvelope]) -> Bool {
+        guard let wanted = waiter.types else { return true }
+        guard !wanted.isDisjoint(with: types) else { return false }
+        guard let wakes = waiter.wakes else { return true }
+        return events.contains { wanted.contains($0.eventType) && wakes($0) }
+    }
+
+    /// Returns when a commit past `position` (of one of the stored event `types`, when given, and one `wakes` accepts,
+    /// when given) is announced, after `timeout`, or on cancellation.
+    ///
+    /// `wakes` runs under the notifier's lock for each committed event of `types`, on the committing task: a quick,
+    /// pure test of the event as stored (before upcasting), such as a search of its payload. A `false` for an event
+    /// that matters only delays the reader to its timeout, when it re-reads the log anyway.
     ///
     /// A wait is one continuation in the waiters' table: no child tasks and no timer of its own. One shared timer task
     /// sleeps until the earliest deadline and returns the waiters whose timeout passed; a commit resumes its waiters
     /// directly. (A task group with a waiting child and a sleeping child per wait cost two task starts, a timer and a
     /// cancellation each time a reader went back to waiting — on a busy log, after every commit.)
-    func wait(after position: Int64, types: Set<String>? = nil, timeout: Duration) async {
+    func wait(after position: Int64, types: Set<String>? = nil, wakes: (@Sendable (EventEnvelope) -> Bool)? = nil, timeout: Duration) async {
         let deadline = Self.rounded(ContinuousClock.now.advanced(by: max(timeout, .zero)))
         let id = state.withLock { state -> Int in
             defer { state.nextID += 1 }
@@ -73,7 +88,7 @@ final class AppendNotifier: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
                     if state.head > position || Task.isCancelled || timeout <= .zero { return true }
-                    state.waiters[id] = Waiter(continuation: continuation, types: types, deadline: deadline)
+                    state.waiters[id] = Waiter(continuation: continuation, types: types, wakes: types == nil ? nil : wakes, deadline: deadline)
                     self.arm(&state, until: deadline)
                     return false
                 }

@@ -38,6 +38,13 @@ public protocol EventStore: Sendable {
     /// As ``waitForAppends(after:timeout:)``, for a reader of some event types only: an append of other types need not
     /// wake it (the default waits for any append).
     func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async
+
+    /// As ``waitForAppends(after:types:timeout:)``, for a reader that acts on few of the events of its types: an append
+    /// wakes it only when `wakes` accepts one of its events of `types`, as stored (before upcasting). `wakes` must be
+    /// quick and pure (it runs on the appending task, under the store's lock); a `false` for an event that matters only
+    /// delays the reader until `timeout`. The default ignores `wakes`.
+    func waitForAppends(after position: Int64, types: Set<String>, where wakes: @escaping @Sendable (EventEnvelope) -> Bool,
+                        timeout: Duration) async
 }
 
 /// Events of some types read from the global log, and how far the read went.
@@ -92,6 +99,11 @@ extension EventStore {
 
     public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
         await waitForAppends(after: position, timeout: timeout)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, where wakes: @escaping @Sendable (EventEnvelope) -> Bool,
+                               timeout: Duration) async {
+        await waitForAppends(after: position, types: types, timeout: timeout)
     }
 
     /// Appends one event.

@@ -41,7 +41,7 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
                 }
                 known.record(plan, of: requests, planned: false)
             }
-            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, types: Set(plan.rows.map(\.eventType))) }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, events: plan.rows) }
             return plan.results
         }
     }
@@ -87,6 +87,11 @@ public final class PostgresEventStore: EventStore, SnapshotStore {
 
     public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
         await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), timeout: timeout)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, where wakes: @escaping @Sendable (EventEnvelope) -> Bool,
+                               timeout: Duration) async {
+        await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), wakes: wakes, timeout: timeout)
     }
 
     private func fetchEvents(_ query: PostgresQuery) async throws -> [EventEnvelope] {

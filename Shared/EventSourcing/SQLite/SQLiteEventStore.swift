@@ -23,7 +23,7 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
             let plan = try await pool.writeWithoutTransaction { db in
                 try SQLiteServiceDatabase.immediateTransaction(db) { db in try Self.commit(requests, in: db) }
             }
-            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, types: Set(plan.rows.map(\.eventType))) }
+            if !plan.rows.isEmpty { notifier.committed(upTo: plan.newHead, events: plan.rows) }
             return plan.results
         }
     }
@@ -92,5 +92,10 @@ public final class SQLiteEventStore: EventStore, SnapshotStore {
 
     public func waitForAppends(after position: Int64, types: Set<String>, timeout: Duration) async {
         await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), timeout: timeout)
+    }
+
+    public func waitForAppends(after position: Int64, types: Set<String>, where wakes: @escaping @Sendable (EventEnvelope) -> Bool,
+                               timeout: Duration) async {
+        await notifier.wait(after: position, types: upcasters.storedTypes(readingAs: types), wakes: wakes, timeout: timeout)
     }
 }

@@ -24,23 +24,44 @@ public final class UserNotifier: Service, Sendable {
     /// The notification `event` causes, or `nil`; throws when a trigger's payload cannot be read.
     public typealias Rules = @Sendable (EventEnvelope) throws -> UserNotified?
 
+    /// Which events the rules can notify on, so the notifier reads and wakes for those only: on a busy log (a
+    /// `TourViewed` per catalogue view, a `PositionsTracked` per fix) a notifier of every event was woken by each
+    /// append and read it, to pass it over.
+    public struct Triggers: Sendable {
+        /// The event types the rules can notify on; the rules return `nil` for every other type.
+        public var types: Set<String>
+        /// Of those, the committed events worth waking for: a quick test of the event as stored, `true` when it may
+        /// notify (navigation: a `PositionsTracked` whose payload carries an instruction). An event it passes over is
+        /// still read and decided on by the rules — at the next wake-up or poll — so a `false` delays a notification by
+        /// at most the poll interval, never drops it.
+        public var wakes: @Sendable (EventEnvelope) -> Bool
+
+        public init(types: Set<String>, wakes: @escaping @Sendable (EventEnvelope) -> Bool = { _ in true }) {
+            self.types = types
+            self.wakes = wakes
+        }
+    }
+
     let store: AnyEventStore
     let checkpoints: any CheckpointStore
     let rules: Rules
+    let triggers: Triggers?
     let batchSize: Int
     let retryDelay: Duration
     let pollInterval: Duration
     let logger: Logger
     private let state = Mutex(ProjectionStatus.starting)
 
-    /// Creates the notifier over a service's log and checkpoints, deciding with `rules`; when idle it re-reads the log
-    /// every `pollInterval` (services make theirs with ``ServiceStorage/userNotifier(rules:logger:)``, which passes
-    /// ``ServiceStorage/followerPollInterval``).
-    public init(store: AnyEventStore, checkpoints: any CheckpointStore, rules: @escaping Rules, batchSize: Int = 256, retryDelay: Duration = .seconds(1),
-                pollInterval: Duration = .milliseconds(100), logger: Logger = Logger(label: "waypoint.user-notifier")) {
+    /// Creates the notifier over a service's log and checkpoints, deciding with `rules` on the events `triggers` names
+    /// (`nil`: on every event); when idle it re-reads the log every `pollInterval` (services make theirs with
+    /// ``ServiceStorage/userNotifier(rules:triggers:logger:)``, which passes ``ServiceStorage/followerPollInterval``).
+    public init(store: AnyEventStore, checkpoints: any CheckpointStore, rules: @escaping Rules, triggers: Triggers? = nil, batchSize: Int = 256,
+                retryDelay: Duration = .seconds(1), pollInterval: Duration = .milliseconds(100),
+                logger: Logger = Logger(label: "waypoint.user-notifier")) {
         self.store = store
         self.checkpoints = checkpoints
         self.rules = rules
+        self.triggers = triggers
         self.batchSize = batchSize
         self.retryDelay = retryDelay
         self.pollInterval = pollInterval
@@ -86,6 +107,10 @@ public final class UserNotifier: Service, Sendable {
     private func follow() async throws {
         let start = try await checkpoints.position(of: Self.checkpointName)
         state.withLock { $0 = .catchingUp(position: start) }
+        if let triggers {
+            try await follow(from: start, triggers)
+            return
+        }
         var saved = (position: start, at: ContinuousClock.now)
         for try await batch in store.subscribe(after: start, batchSize: batchSize, pollInterval: pollInterval) {
             let notified = try await react(to: batch)
@@ -100,6 +125,34 @@ public final class UserNotifier: Service, Sendable {
             let live = batch.count < batchSize
             let head = live ? position : ((try? await store.headPosition()) ?? position)
             state.withLock { $0 = head > position ? .catchingUp(position: position) : .live(position: position) }
+        }
+    }
+
+    /// Follows the log reading only the trigger types (the others are passed over in the database, not copied) and
+    /// waiting for appends `triggers.wakes` accepts; the checkpoint is the last position read, saved as ``follow()``
+    /// saves it.
+    private func follow(from start: Int64, _ triggers: Triggers) async throws {
+        var position = start
+        var saved = (position: start, at: ContinuousClock.now)
+        while !Task.isCancelled {
+            let page = try await store.readAll(after: position, limit: batchSize, types: triggers.types)
+            guard page.scanned > position else {
+                let reached = position
+                state.withLock { $0 = .live(position: reached) }
+                await store.waitForAppends(after: position, types: triggers.types, where: triggers.wakes, timeout: pollInterval)
+                continue
+            }
+            let notified = try await react(to: page.events)
+            let before = position
+            position = page.scanned
+            if notified > 0 || ContinuousClock.now - saved.at >= Self.quietCheckpointInterval {
+                try await checkpoints.save(position, for: Self.checkpointName)
+                saved = (position, .now)
+            }
+            // A full page (or a read that stopped at its scan bound) says the log goes on.
+            let reached = position
+            let full = page.events.count == batchSize || page.scanned - before >= Int64(TypedPage.scanLimit)
+            state.withLock { $0 = full ? .catchingUp(position: reached) : .live(position: reached) }
         }
     }
 

@@ -17,10 +17,12 @@ extension ServiceStorage {
                                 pollInterval: followerPollInterval, logger: logger)
     }
 
-    /// The notifier of this service's users (``UserNotifier``) over its own log and checkpoints, deciding with `rules`;
-    /// it re-reads the log when idle every ``followerPollInterval``, as the projections do.
-    public func userNotifier(rules: @escaping UserNotifier.Rules, logger: Logger = Logger(label: "waypoint.user-notifier")) -> UserNotifier {
-        UserNotifier(store: AnyEventStore(store), checkpoints: checkpoints, rules: rules, pollInterval: followerPollInterval, logger: logger)
+    /// The notifier of this service's users (``UserNotifier``) over its own log and checkpoints, deciding with `rules`
+    /// on the events `triggers` names; it re-reads the log when idle every ``followerPollInterval``, as the projections do.
+    public func userNotifier(rules: @escaping UserNotifier.Rules, triggers: UserNotifier.Triggers,
+                             logger: Logger = Logger(label: "waypoint.user-notifier")) -> UserNotifier {
+        UserNotifier(store: AnyEventStore(store), checkpoints: checkpoints, rules: rules, triggers: triggers, pollInterval: followerPollInterval,
+                     logger: logger)
     }
 }
 

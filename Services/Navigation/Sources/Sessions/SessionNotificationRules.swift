@@ -17,6 +17,10 @@ public enum SessionNotificationRules {
     /// The key of `PositionsTracked.instruction` as the canonical encoder writes it (an absent instruction is no key).
     private static let instructionKey = Data(#""instruction""#.utf8)
 
+    /// The notifier reads only the types that can notify, and wakes only for the events that may (``mayNotify(_:)``):
+    /// a position update without an instruction — nearly every one — no longer wakes it.
+    public static let notifierTriggers = UserNotifier.Triggers(types: types, wakes: mayNotify)
+
     /// Whether `envelope` can notify, without decoding it: a type that can, and for `PositionsTracked` a payload with an
     /// instruction. A payload without the key has no instruction; one with it is decoded (and may still have none).
     static func mayNotify(_ envelope: EventEnvelope) -> Bool {

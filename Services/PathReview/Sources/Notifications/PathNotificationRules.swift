@@ -18,6 +18,9 @@ import Messaging
 public enum PathNotificationRules {
     private static let triggers = EventTypeMap<PathReviewDecided>().registering(PathReviewDecided.self) { $0 }
 
+    /// The events that can notify: the notifier reads and wakes for these only.
+    public static let notifierTriggers = UserNotifier.Triggers(types: triggers.eventTypes)
+
     /// The notification `event` causes, or `nil` when it notifies nobody (a decision recorded without its author).
     ///
     /// - Throws: ``EventDecodingError`` when a decision's payload cannot be read (the notifier stops on it, loudly).

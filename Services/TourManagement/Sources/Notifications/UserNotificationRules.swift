@@ -34,6 +34,9 @@ public enum UserNotificationRules {
         .registering(ReviewHidden.self) { .reviewHidden($0) }
         .registering(ReviewReplied.self) { .reviewReplied($0) }
 
+    /// The events that can notify: the notifier reads and wakes for these only.
+    public static let notifierTriggers = UserNotifier.Triggers(types: triggers.eventTypes)
+
     /// The notification `event` causes, or `nil` when it notifies nobody.
     ///
     /// - Throws: ``EventDecodingError`` when a trigger's payload cannot be read (the notifier stops on it, loudly).
