@@ -15,9 +15,6 @@ struct BundleQueueFold {
 }
 
 public struct SQLiteBundleQueueProjection: SQLiteProjection {
-    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
-    public var eventTypes: Set<String>? { BundleQueueFold.types.eventTypes }
-
     public let name = "bundle_queue"
     public let tables = ["bundle_queue"]
 
@@ -35,9 +32,6 @@ public struct SQLiteBundleQueueProjection: SQLiteProjection {
 }
 
 public struct PostgresBundleQueueProjection: PostgresProjection {
-    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
-    public var eventTypes: Set<String>? { BundleQueueFold.types.eventTypes }
-
     public let name = "bundle_queue"
     public let tables = ["bundle_queue"]
 
