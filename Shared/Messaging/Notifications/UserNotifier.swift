@@ -104,47 +104,28 @@ public final class UserNotifier: Service, Sendable {
         }
     }
 
+    /// Follows the log from the checkpoint: reads the trigger types only when ``triggers`` names them (the others are
+    /// passed over in the database, not copied), and waits for the appends `triggers.wakes` accepts; the checkpoint is
+    /// the last position read.
     private func follow() async throws {
-        let start = try await checkpoints.position(of: Self.checkpointName)
+        var position = try await checkpoints.position(of: Self.checkpointName)
+        let start = position
         state.withLock { $0 = .catchingUp(position: start) }
-        if let triggers {
-            try await follow(from: start, triggers)
-            return
-        }
-        var saved = (position: start, at: ContinuousClock.now)
-        for try await batch in store.subscribe(after: start, batchSize: batchSize, pollInterval: pollInterval) {
-            let notified = try await react(to: batch)
-            let position = batch.last!.position
-            // A batch that notified nobody moves the checkpoint at most once per `quietCheckpointInterval`: repeating
-            // such events after a restart notifies nobody again, and a busy log (a position update per fix) is spared
-            // a durable write per batch.
-            if notified > 0 || ContinuousClock.now - saved.at >= Self.quietCheckpointInterval {
-                try await checkpoints.save(position, for: Self.checkpointName)
-                saved = (position, .now)
-            }
-            let live = batch.count < batchSize
-            let head = live ? position : ((try? await store.headPosition()) ?? position)
-            state.withLock { $0 = head > position ? .catchingUp(position: position) : .live(position: position) }
-        }
-    }
-
-    /// Follows the log reading only the trigger types (the others are passed over in the database, not copied) and
-    /// waiting for appends `triggers.wakes` accepts; the checkpoint is the last position read, saved as ``follow()``
-    /// saves it.
-    private func follow(from start: Int64, _ triggers: Triggers) async throws {
-        var position = start
-        var saved = (position: start, at: ContinuousClock.now)
+        var saved = (position: position, at: ContinuousClock.now)
         while !Task.isCancelled {
-            let page = try await store.readAll(after: position, limit: batchSize, types: triggers.types)
+            let page = try await read(after: position)
             guard page.scanned > position else {
                 let reached = position
                 state.withLock { $0 = .live(position: reached) }
-                await store.waitForAppends(after: position, types: triggers.types, where: triggers.wakes, timeout: pollInterval)
+                await waitForAppends(after: position)
                 continue
             }
             let notified = try await react(to: page.events)
             let before = position
             position = page.scanned
+            // A batch that notified nobody moves the checkpoint at most once per `quietCheckpointInterval`: repeating
+            // such events after a restart notifies nobody again, and a busy log (a position update per fix) is spared
+            // a durable write per batch.
             if notified > 0 || ContinuousClock.now - saved.at >= Self.quietCheckpointInterval {
                 try await checkpoints.save(position, for: Self.checkpointName)
                 saved = (position, .now)
@@ -153,6 +134,22 @@ public final class UserNotifier: Service, Sendable {
             let reached = position
             let full = page.events.count == batchSize || page.scanned - before >= Int64(TypedPage.scanLimit)
             state.withLock { $0 = full ? .catchingUp(position: reached) : .live(position: reached) }
+        }
+    }
+
+    /// The next events to decide on after `position` and how far the read went: the trigger types, or every event.
+    private func read(after position: Int64) async throws -> TypedPage {
+        if let triggers { return try await store.readAll(after: position, limit: batchSize, types: triggers.types) }
+        let batch = try await store.readAll(after: position, limit: batchSize)
+        return TypedPage(events: batch, scanned: batch.last?.position ?? position)
+    }
+
+    /// Until an append that may notify (any append without ``triggers``), or ``pollInterval``.
+    private func waitForAppends(after position: Int64) async {
+        if let triggers {
+            await store.waitForAppends(after: position, types: triggers.types, where: triggers.wakes, timeout: pollInterval)
+        } else {
+            await store.waitForAppends(after: position, timeout: pollInterval)
         }
     }
 
