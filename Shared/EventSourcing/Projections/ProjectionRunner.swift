@@ -89,6 +89,14 @@ public final class ProjectionRunner<Store: EventStore, Target: ProjectionTarget>
                     let checkpoint = position
                     state.withLock { $0 = .live(position: checkpoint) }
                 }
+                // Idle: store the positions passed over since the last save, so the stored checkpoint reaches the head
+                // of a quiet log (callers wait for it: erasing a review author waits for the `reviews` checkpoint to
+                // pass the head). A projection of some types is not woken by the others, so without this a trailing
+                // run of them left the checkpoint behind until its next own event.
+                if position > saved.position {
+                    try await advance(to: position)
+                    saved = (position, .now)
+                }
                 if let types = target.eventTypes {
                     await store.waitForAppends(after: position, types: types, timeout: pollInterval)
                 } else {

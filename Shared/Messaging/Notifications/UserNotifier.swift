@@ -117,6 +117,11 @@ public final class UserNotifier: Service, Sendable {
             guard page.scanned > position else {
                 let reached = position
                 state.withLock { $0 = .live(position: reached) }
+                // Idle: the positions passed over since the last save are stored before waiting (a quiet log's head).
+                if position > saved.position {
+                    try await checkpoints.save(position, for: Self.checkpointName)
+                    saved = (position, .now)
+                }
                 await waitForAppends(after: position)
                 continue
             }

@@ -162,9 +162,12 @@ struct ProjectionRunnerTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await runner.run() }
                 try await waitUntil("the runner is live at the head", timeout: .seconds(30)) { runner.status == .live(position: head) }
-                // Events of other types after the last note still move it on (what readers waiting for a position see).
+                // Events of other types after the last note still move it on (what readers waiting for a position see),
+                // and once the log is quiet the stored checkpoint reaches them too, with no later event of its types:
+                // erasing a review's author waits for the `reviews` checkpoint to pass the head.
                 try await store.append((0..<30).map(EventStoreTypedReadTests.tick), to: "ticks", expectedVersion: .any)
                 try await waitUntil("the runner is live past the new ticks", timeout: .seconds(30)) { runner.status == .live(position: head + 30) }
+                try await waitUntil("the checkpoint is stored at the quiet head", timeout: .seconds(30)) { try await model.checkpoint() == head + 30 }
                 try await Self.appendNotes(store, count: 3)
                 try await waitUntil("the runner is live at the last note", timeout: .seconds(30)) { runner.status == .live(position: head + 33) }
                 group.cancelAll()

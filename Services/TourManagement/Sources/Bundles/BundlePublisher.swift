@@ -15,6 +15,9 @@ struct BundleQueueFold {
 }
 
 public struct SQLiteBundleQueueProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { BundleQueueFold.types.eventTypes }
+
     public let name = "bundle_queue"
     public let tables = ["bundle_queue"]
 
@@ -32,6 +35,9 @@ public struct SQLiteBundleQueueProjection: SQLiteProjection {
 }
 
 public struct PostgresBundleQueueProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { BundleQueueFold.types.eventTypes }
+
     public let name = "bundle_queue"
     public let tables = ["bundle_queue"]
 

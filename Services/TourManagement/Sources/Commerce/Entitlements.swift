@@ -80,6 +80,9 @@ enum EntitlementEvent: Sendable {
 
 /// The `entitlements` read model on SQLite.
 public struct SQLiteEntitlementsProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { EntitlementEvent.types.eventTypes }
+
     public let name = "entitlements"
     public let tables = ["entitlements"]
 
@@ -107,6 +110,9 @@ public struct SQLiteEntitlementsProjection: SQLiteProjection {
 
 /// The `entitlements` read model on PostgreSQL.
 public struct PostgresEntitlementsProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { EntitlementEvent.types.eventTypes }
+
     public let name = "entitlements"
     public let tables = ["entitlements"]
 

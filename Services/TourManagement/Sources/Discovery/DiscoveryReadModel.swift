@@ -161,6 +161,10 @@ public struct PublishedTour: Sendable, Hashable {
 
 /// How tour events change discovery rows; both backends apply exactly this.
 enum DiscoveryFold {
+    /// Every type the discovery projection applies: the tours' own, ratings' and popularity's.
+    static let eventTypes = TourAggregate.eventTypes.eventTypes.union(DiscoveryRatingFold.types.eventTypes)
+        .union(DiscoveryPopularityFold.types.eventTypes)
+
     enum Change {
         /// Upsert the published revision, keeping first publication, ratings and popularity of an existing row.
         case publish(TourPublished)
@@ -306,6 +310,9 @@ extension TourRating {
 /// The discovery read model on SQLite: `tour_search` rows, an FTS5 index over folded title, description and stop
 /// names (`tour_text`, rowid = `doc_id`), and an R*Tree over first stops (`tour_start`).
 public struct SQLiteDiscoveryProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { DiscoveryFold.eventTypes }
+
     public let name = "discovery"
     public let tables = ["tour_search", "tour_text", "tour_start", "tour_rating_pending", "tour_document", "tour_terms", "tour_language",
                          "tour_words"]
@@ -429,6 +436,9 @@ public struct SQLiteDiscoveryProjection: SQLiteProjection {
 /// The discovery read model on PostgreSQL/PostGIS: `tour_search` rows with a weighted `tsvector` (GIN) over the same
 /// folded text and a `geography` first stop (GiST).
 public struct PostgresDiscoveryProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { DiscoveryFold.eventTypes }
+
     public let name = "discovery"
     public let tables = ["tour_search", "tour_rating_pending", "tour_terms"]
     /// 2: summary column, destination indexes per sort, GIN without a pending list; 3: `tour_terms` (tours per word);

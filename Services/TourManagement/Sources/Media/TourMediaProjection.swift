@@ -59,6 +59,9 @@ struct TourMediaState: Codable, Equatable {
 }
 
 public struct SQLiteTourMediaProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { TourAggregate.eventTypes.eventTypes }
+
     public let name = "tour_media"
     public let tables = ["tour_media_state", "tour_media_refs"]
 
@@ -87,6 +90,9 @@ public struct SQLiteTourMediaProjection: SQLiteProjection {
 }
 
 public struct PostgresTourMediaProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { TourAggregate.eventTypes.eventTypes }
+
     public let name = "tour_media"
     public let tables = ["tour_media_state", "tour_media_refs"]
 

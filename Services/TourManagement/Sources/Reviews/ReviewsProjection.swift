@@ -106,6 +106,9 @@ enum ReviewFold {
 /// The `reviews` read model on SQLite: `reviews` (one row per review, the row as JSON plus the columns lists and the
 /// moderation queue use) and `review_ratings` (per tour, visible reviews per rating).
 public struct SQLiteReviewsProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { ReviewAggregate.eventTypes.eventTypes }
+
     public let name = "reviews"
     public let tables = ["reviews", "review_ratings"]
 
@@ -145,6 +148,9 @@ public struct SQLiteReviewsProjection: SQLiteProjection {
 
 /// The `reviews` read model on PostgreSQL (same tables and fold as SQLite).
 public struct PostgresReviewsProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { ReviewAggregate.eventTypes.eventTypes }
+
     public let name = "reviews"
     public let tables = ["reviews", "review_ratings"]
 

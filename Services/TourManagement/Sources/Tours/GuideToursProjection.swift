@@ -72,6 +72,9 @@ enum GuideTourFold {
 
 /// The `guide_tours` read model on SQLite.
 public struct SQLiteGuideToursProjection: SQLiteProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { TourAggregate.eventTypes.eventTypes }
+
     public let name = "guide_tours"
     public let tables = ["guide_tours"]
 
@@ -124,6 +127,9 @@ public struct SQLiteGuideToursProjection: SQLiteProjection {
 
 /// The `guide_tours` read model on PostgreSQL.
 public struct PostgresGuideToursProjection: PostgresProjection {
+    /// The event types it applies: a commit of others (a `TourViewed` per catalogue view) neither wakes nor feeds it.
+    public var eventTypes: Set<String>? { TourAggregate.eventTypes.eventTypes }
+
     public let name = "guide_tours"
     public let tables = ["guide_tours"]
 
