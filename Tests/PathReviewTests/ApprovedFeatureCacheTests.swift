@@ -53,6 +53,37 @@ struct ApprovedFeatureCacheTests {
         #expect(none.fragments(of: [id], band: 2, version: 1) == [nil] && none.heldBytes == 0)
     }
 
+    @Test("states are held per checkpoint: a newer one drops them, an older one is not held; a retired path's nil is held; budget 0 holds none")
+    func states() {
+        let cache = ApprovedFeatureCache(budget: 1 << 20)
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        let optimal = ApprovedPathState(condition: "optimal", obstacleCount: 0)
+        let upkept = ApprovedPathState(condition: "requires-maintenance", obstacleCount: 1)
+        cache.holdStates([(a, optimal), (b, nil)], version: 10)
+        #expect(cache.states(of: [a, b, c], version: 10) == [.some(optimal), .some(nil), nil])
+        #expect(cache.states(of: [a], version: 11) == [nil], "another checkpoint")
+        cache.holdStates([(c, optimal)], version: 9)
+        #expect(cache.states(of: [c], version: 10) == [nil], "a state read for an older checkpoint is not held")
+        cache.holdStates([(a, upkept)], version: 11)
+        #expect(cache.states(of: [a, b], version: 11) == [.some(upkept), nil], "a newer checkpoint starts afresh")
+        #expect(cache.states(of: [a], version: 10) == [nil])
+        #expect(cache.heldStates == 1)
+
+        let none = ApprovedFeatureCache(budget: 0)
+        none.holdStates([(a, optimal)], version: 1)
+        #expect(none.states(of: [a], version: 1) == [nil] && none.heldStates == 0)
+    }
+
+    @Test("a bbox is four numbers in range and in order; spaces and tabs around them are allowed")
+    func boxes() {
+        #expect(ApprovedPathListing.box(" 15.5 , 48.3,15.7 ,\t48.5") == ApprovedNetworkBox(west: 15.5, south: 48.3, east: 15.7, north: 48.5))
+        #expect(ApprovedPathListing.box("-180,-90,180,90") == ApprovedNetworkBox(west: -180, south: -90, east: 180, north: 90))
+        for bad in ["15.5,48.3,15.7", "15.5,48.3,15.7,48.5,1", "a,b,c,d", "15.7,48.3,15.5,48.5", "15.5,48.5,15.7,48.3", "15.5,,15.7,48.5",
+                    "nan,48.3,15.7,48.5", "15.5,48.3,inf,48.5", "181,0,182,1", "1 5,48.3,15.7,48.5", ""] {
+            #expect(ApprovedPathListing.box(bad) == nil, "\(bad)")
+        }
+    }
+
     /// The store's reads, counted.
     final class CountingReads: ApprovedNetworkReads {
         let reads: any ApprovedNetworkReads
@@ -61,6 +92,7 @@ struct ApprovedFeatureCacheTests {
         init(_ reads: any ApprovedNetworkReads) { self.reads = reads }
         func path(id: UUID) async throws -> ApprovedPathRecord? { try await reads.path(id: id) }
         func overlayVersion() async throws -> Int64 { try await reads.overlayVersion() }
+        func versions() async throws -> ApprovedNetworkVersions { try await reads.versions() }
         func boxes() async throws -> [ApprovedBoxIndex.Entry] { try await reads.boxes() }
         func features(of page: [ApprovedBoxIndex.Entry], zoom: Int?) async throws -> [ApprovedFeatureRow?] {
             counts.withLock { $0.features += 1 }
@@ -90,8 +122,7 @@ struct ApprovedFeatureCacheTests {
                                            features: ApprovedFeatureCache(budget: 0))
             let world = ApprovedNetworkBox(west: -180, south: -90, east: 180, north: 90)
             func list(_ listing: ApprovedPathListing, zoom: Int?) async throws -> [String] {
-                let (version, page) = try await listing.boxes.page(world, limit: 500)
-                return try await listing.rows(of: page, zoom: zoom, version: version).map(\.json)
+                try await listing.features(in: world, limit: 500, zoom: zoom).rows.map(\.json)
             }
             func check(_ label: String) async throws {
                 for zoom in [nil, 15, 8] {
@@ -99,25 +130,32 @@ struct ApprovedFeatureCacheTests {
                 }
             }
 
-            // A Krems box first: its three paths' fragments held; the world then reads Monaco's whole and Krems' states.
-            let (version, krems) = try await listing.boxes.page(ApprovedNetworkBox(west: 15.5, south: 48.3, east: 15.7, north: 48.5), limit: 500)
-            #expect(try await listing.rows(of: krems, zoom: nil, version: version).count == 3)
+            // A Krems box first: its three paths' fragments and states held; the world then reads Monaco's whole, and
+            // Krems' states are held at the same checkpoint.
+            let krems = try await listing.features(in: ApprovedNetworkBox(west: 15.5, south: 48.3, east: 15.7, north: 48.5), limit: 500, zoom: nil)
+            #expect(krems.rows.count == 3 && !krems.truncated)
             #expect(reads.sizes.withLock { $0.features } == [3] && reads.sizes.withLock { $0.states } == [])
             #expect(try await list(listing, zoom: nil) == (try await list(cold, zoom: nil)))
-            #expect(reads.sizes.withLock { $0.features } == [3, 1] && reads.sizes.withLock { $0.states } == [3], "only the path not held read whole")
+            #expect(reads.sizes.withLock { $0.features } == [3, 1] && reads.sizes.withLock { $0.states } == [],
+                    "only the path not held read whole; the held ones' states too were held")
+            #expect(listing.features.heldStates == 4)
             reads.counts.withLock { $0 = (0, 0) }
 
             try await check("first")
-            #expect(reads.counts.withLock { $0 } == (2, 1), "the bands not read yet whole once, the held one's states")
+            #expect(reads.counts.withLock { $0 } == (2, 0), "the bands not read yet whole once; states held at the checkpoint")
             try await check("held")
-            #expect(reads.counts.withLock { $0 } == (2, 4), "then only states")
+            #expect(reads.counts.withLock { $0 } == (2, 0), "then nothing: the checkpoint did not move")
+            let limited = try await listing.features(in: world, limit: 2, zoom: nil)
+            #expect(limited.rows.count == 2 && limited.truncated)
 
             try await ApprovedNetworkLookupTests.confirm(UUID(), on: a, at: 5, server)
             try await ApprovedNetworkLookupTests.append(PathStatusChanged(pathId: a, condition: "requires-maintenance", source: .reports,
                                                                           changedAt: ApprovedNetworkLookupTests.t0), path: a, server)
             try await server.approvedNetwork.catchUp()
             try await check("after upkeep")
-            #expect(reads.counts.withLock { $0 } == (2, 7), "upkeep leaves the version and the held fragments")
+            #expect(reads.counts.withLock { $0 } == (2, 1), "upkeep leaves the shape version and the held fragments; the states are read once at the new checkpoint")
+            try await check("after upkeep, held")
+            #expect(reads.counts.withLock { $0 } == (2, 1))
             let upkept = try await list(listing, zoom: nil)
             #expect(upkept.contains { $0.contains(a.uuidString.lowercased()) && $0.contains(#""condition":"requires-maintenance","obstacleCount":1"#) })
 

@@ -32,8 +32,17 @@ public final class ApprovedBoxIndex: Sendable {
 
     /// The first `limit` paths (in id order) whose box meets `box`, and the version of the network they were chosen at.
     public func page(_ box: ApprovedNetworkBox, limit: Int) async throws -> (version: Int64, entries: [Entry]) {
+        page(box, limit: limit, in: try await copy.current())
+    }
+
+    /// As ``page(_:limit:)``, chosen at the shape version `version` read by the caller (or a newer one).
+    public func page(_ box: ApprovedNetworkBox, limit: Int, at version: Int64) async throws -> (version: Int64, entries: [Entry]) {
+        page(box, limit: limit, in: try await copy.current(at: version))
+    }
+
+    private func page(_ box: ApprovedNetworkBox, limit: Int, in held: (version: Int64, value: [Entry])) -> (version: Int64, entries: [Entry]) {
         var page: [Entry] = []
-        let (version, entries) = try await copy.current()
+        let (version, entries) = held
         guard limit > 0 else { return (version, page) }
         for entry in entries where entry.meets(box) {
             page.append(entry)

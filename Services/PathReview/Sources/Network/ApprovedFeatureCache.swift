@@ -14,6 +14,13 @@ import Synchronization
 ///
 /// At most `budget` bytes of fragments are held; past it, held fragments are dropped (in no particular order) until a
 /// quarter of the budget is free. A budget of 0 holds nothing: every page reads its fragments.
+///
+/// The paths' states (condition, open obstacles; `nil` for a path no longer approved) are held too, for one checkpoint
+/// of the `approved_paths` projection (``ApprovedNetworkVersions/states``): every event it applies moves the checkpoint
+/// in the transaction that changes its rows, so states read at or after a checkpoint are never older than it, and a
+/// page at an unchanged checkpoint reads none (the bike map's bbox reads between two reviews). A state read after the
+/// checkpoint moved may be held for the one before (newer than the page, never older), as for fragments. At most
+/// ``stateLimit`` states are held; past it they are all dropped. A budget of 0 holds no states either.
 final class ApprovedFeatureCache: Sendable {
     private struct Key: Hashable {
         var id: UUID
@@ -24,7 +31,13 @@ final class ApprovedFeatureCache: Sendable {
         var version: Int64 = .min
         var fragments: [Key: ByteBuffer] = [:]
         var bytes = 0
+        var statesVersion: Int64 = .min
+        var states: [UUID: ApprovedPathState?] = [:]
     }
+
+    /// The most path states held (a state is a few dozen bytes; the approved networks of the cities we serve hold
+    /// thousands of paths).
+    static let stateLimit = 200_000
 
     /// The most bytes of fragments held.
     let budget: Int
@@ -48,7 +61,11 @@ final class ApprovedFeatureCache: Sendable {
         // A copy of exactly the fragment's bytes: a store's buffer is a slice of a whole message, which it would keep.
         let copies = fragments.map { ($0.0, ByteBuffer($0.1.readableBytesView)) }
         state.withLock { state in
-            if version > state.version { state = State(version: version) }
+            if version > state.version {
+                state.version = version
+                state.fragments = [:]
+                state.bytes = 0
+            }
             guard version == state.version else { return }
             for (id, fragment) in copies where fragment.readableBytes <= budget {
                 let key = Key(id: id, band: band)
@@ -68,6 +85,33 @@ final class ApprovedFeatureCache: Sendable {
 
     /// The bytes held now (tests, metrics).
     var heldBytes: Int { state.withLock { $0.bytes } }
+
+    /// The held states of `ids` at checkpoint `version`, in their order: `.some(nil)` for a path known to be no longer
+    /// approved, `nil` where none is held.
+    func states(of ids: [UUID], version: Int64) -> [ApprovedPathState??] {
+        state.withLock { state in
+            guard state.statesVersion == version else { return ids.map { _ in nil } }
+            return ids.map { state.states[$0] }
+        }
+    }
+
+    /// Holds `states` (path id, state or `nil` when retired), read at or after checkpoint `version`; a newer checkpoint
+    /// drops what was held.
+    func holdStates(_ states: [(UUID, ApprovedPathState?)], version: Int64) {
+        guard budget > 0, !states.isEmpty else { return }
+        state.withLock { state in
+            if version > state.statesVersion {
+                state.statesVersion = version
+                state.states = [:]
+            }
+            guard version == state.statesVersion else { return }
+            if state.states.count + states.count > Self.stateLimit { state.states = [:] }
+            for (id, held) in states { state.states[id] = .some(held) }
+        }
+    }
+
+    /// The states held now (tests).
+    var heldStates: Int { state.withLock { $0.states.count } }
 }
 
 /// What an approved path's listing closes its fragment with: the current condition and open obstacles.

@@ -45,9 +45,8 @@ struct ApprovedPathListing: Sendable {
                                             1...Double(most), &validator, whole: true))
         try validator.check()
         if let box {
-            let (version, page) = try await boxes.page(box, limit: limit + 1)
-            let found = try await rows(of: Array(page.prefix(limit)), zoom: zoom.map { Int($0) }, version: version)
-            return Self.collection(found[...], truncated: page.count > limit)
+            let (found, truncated) = try await features(in: box, limit: limit, zoom: zoom.map { Int($0) })
+            return Self.collection(found[...], truncated: truncated)
         }
         guard let point else { throw Problem.badRequest("give bbox or near") }
         var features: [ApprovedPathListFeature] = []
@@ -59,24 +58,45 @@ struct ApprovedPathListing: Sendable {
         return try ApprovedPathCollection(features: features, truncated: false).response(from: request, context: context)
     }
 
-    /// The features of `page` (chosen at `version`) in its order, retired paths left out. The held fragments
-    /// (``ApprovedFeatureCache``) need only their paths' current states; the others are read whole and their fragments
-    /// held. The two reads run one after the other: each is a short read on the caller's thread (SQLite) or one round
-    /// trip (PostgreSQL), and running them as child tasks cost more in task starts and thread hops than it saved.
-    func rows(of page: [ApprovedBoxIndex.Entry], zoom: Int?, version: Int64) async throws -> [ApprovedFeatureRow] {
+    /// The features of the first `limit` paths (in id order) whose box meets `box`, and whether more met it: one read
+    /// of the versions (``ApprovedNetworkReads/versions()``), the page chosen in memory (``ApprovedBoxIndex``), then
+    /// ``rows(of:zoom:versions:)``.
+    func features(in box: ApprovedNetworkBox, limit: Int, zoom: Int?) async throws -> (rows: [ApprovedFeatureRow], truncated: Bool) {
+        let versions = try await reads.versions()
+        let (shape, page) = try await boxes.page(box, limit: limit + 1, at: versions.shape)
+        let found = try await rows(of: Array(page.prefix(limit)), zoom: zoom, versions: ApprovedNetworkVersions(shape: shape, states: versions.states))
+        return (found, page.count > limit)
+    }
+
+    /// The features of `page` (chosen at `versions.shape`) in its order, retired paths left out. The held fragments
+    /// (``ApprovedFeatureCache``) need only their paths' current states, themselves held per projection checkpoint
+    /// (`versions.states`): only the states not held are read. The others are read whole and their fragments and
+    /// states held. The reads run one after the other: each is a short read on the caller's thread (SQLite) or one
+    /// round trip (PostgreSQL), and running them as child tasks cost more in task starts and thread hops than it saved.
+    func rows(of page: [ApprovedBoxIndex.Entry], zoom: Int?, versions: ApprovedNetworkVersions) async throws -> [ApprovedFeatureRow] {
         let band = ApprovedFeatureBands.band(zoom: zoom)
-        let held = features.fragments(of: page.map(\.id), band: band, version: version)
+        let ids = page.map(\.id)
+        let held = features.fragments(of: ids, band: band, version: versions.shape)
         let heldAt = held.indices.filter { held[$0] != nil }, missingAt = held.indices.filter { held[$0] == nil }
-        let states = heldAt.isEmpty ? [] : try await reads.states(of: heldAt.map { page[$0] })
+        var states = features.states(of: heldAt.map { ids[$0] }, version: versions.states)
+        let unknownAt = states.indices.filter { states[$0] == nil }
+        if !unknownAt.isEmpty {
+            let read = try await reads.states(of: unknownAt.map { page[heldAt[$0]] })
+            for (at, state) in zip(unknownAt, read) { states[at] = .some(state) }
+            features.holdStates(zip(unknownAt, read).map { (ids[heldAt[$0]], $1) }, version: versions.states)
+        }
         let fetched = missingAt.isEmpty ? [] : try await reads.features(of: missingAt.map { page[$0] }, zoom: zoom)
         var rows = [ApprovedFeatureRow?](repeating: nil, count: page.count)
         for (index, state) in zip(heldAt, states) {
-            guard let fragment = held[index], let state else { continue }
+            guard let fragment = held[index], let state = state ?? nil else { continue }
             rows[index] = ApprovedFeatureRow(fragment: fragment, condition: state.condition, obstacleCount: state.obstacleCount)
         }
         for (index, row) in zip(missingAt, fetched) { rows[index] = row }
         features.hold(zip(missingAt, fetched).compactMap { index, row in row.map { (page[index].id, $0.fragment) } }, band: band,
-                      version: version)
+                      version: versions.shape)
+        features.holdStates(zip(missingAt, fetched).map { index, row in
+            (ids[index], row.map { ApprovedPathState(condition: $0.condition, obstacleCount: $0.obstacleCount) })
+        }, version: versions.states)
         return rows.compactMap { $0 }
     }
 
@@ -90,19 +110,33 @@ struct ApprovedPathListing: Sendable {
             if index > 0 { buffer.writeString(",") }
             feature.write(into: &buffer)
         }
-        buffer.writeString(#"],"truncated":\#(truncated),"attribution":\#(ApprovedFeatureBands.quoted(MapDataAttribution.openStreetMap))}"#)
+        buffer.writeString(#"],"truncated":\#(truncated),"attribution":\#(attribution)}"#)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
     }
 
-    /// `west,south,east,north` in range and in order (NaN and infinities are out of range), `nil` otherwise.
+    /// The map data's attribution as a JSON string, escaped once (its `©` is not ASCII: the quick path of
+    /// ``ApprovedFeatureBands/quoted(_:)`` does not take it, and an encoder per page showed in profiles).
+    static let attribution = ApprovedFeatureBands.quoted(MapDataAttribution.openStreetMap)
+
+    /// `west,south,east,north` in range and in order (NaN and infinities are out of range), `nil` otherwise. Spaces and
+    /// tabs around a number are allowed.
     static func box(_ text: String) -> ApprovedNetworkBox? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(trimmed($0)) }
         guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
               (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north),
               west <= east, south <= north else { return nil }
         return ApprovedNetworkBox(west: west, south: south, east: east, north: north)
+    }
+
+    /// `part` without the spaces and tabs around it (Foundation's `trimmingCharacters(in:)` cost 5 % of path-review's
+    /// CPU under the bike mix's bbox reads).
+    static func trimmed(_ part: Substring) -> Substring {
+        var part = part
+        while let first = part.first, first == " " || first == "\t" { part.removeFirst() }
+        while let last = part.last, last == " " || last == "\t" { part.removeLast() }
+        return part
     }
 
     /// Metres of one pixel of a 256-pixel web-map tile at `zoom` and `latitude`.

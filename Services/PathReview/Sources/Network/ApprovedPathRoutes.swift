@@ -21,6 +21,9 @@ public protocol ApprovedNetworkReads: Sendable {
     func path(id: UUID) async throws -> ApprovedPathRecord?
     /// The version of the approved network's shape (``StreetOverlayReads/overlayVersion()``).
     func overlayVersion() async throws -> Int64
+    /// The shape's version and the read model's checkpoint, read together (one statement): what a bbox page is chosen
+    /// and its paths' states are held at (``ApprovedNetworkVersions``).
+    func versions() async throws -> ApprovedNetworkVersions
     /// Every approved path's exact bounding box (``ApprovedBoxIndex`` keeps them in memory).
     func boxes() async throws -> [ApprovedBoxIndex.Entry]
     /// The pre-rendered features (``ApprovedFeatureBands``, the band of `zoom`) of `page`, in its order; `nil` for a path
@@ -31,7 +34,32 @@ public protocol ApprovedNetworkReads: Sendable {
     func states(of page: [ApprovedBoxIndex.Entry]) async throws -> [ApprovedPathState?]
 }
 
+/// What a `GET /v1/paths?bbox=` page is read at: the approved network's shape version (approvals and retirements move
+/// it; ``ApprovedBoxIndex`` and the held fragments follow it) and the `approved_paths` projection's checkpoint (every
+/// event it applies moves it, so the conditions and open obstacles held at one checkpoint are the read model's at that
+/// position — ``ApprovedFeatureCache``'s states).
+public struct ApprovedNetworkVersions: Sendable, Hashable {
+    public var shape: Int64
+    public var states: Int64
+
+    public init(shape: Int64, states: Int64) {
+        self.shape = shape
+        self.states = states
+    }
+}
+
 extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
+    public func versions() async throws -> ApprovedNetworkVersions {
+        // One statement for both, prepared once per connection: every bbox page reads it.
+        try await database.read { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT (SELECT position FROM approved_network_version WHERE id = 1),
+                       (SELECT position FROM es_projections WHERE name = ?)
+                """), arguments: [SQLiteApprovedNetworkProjection().checkpointName])
+            return ApprovedNetworkVersions(shape: row?[0] ?? 0, states: row?[1] ?? 0)
+        }
+    }
+
     public func path(id: UUID) async throws -> ApprovedPathRecord? {
         let key = id.uuidString.lowercased()
         let found = try await database.read { db -> (String, String, [String])? in
@@ -49,6 +77,18 @@ extension SQLiteApprovedNetworkStore: ApprovedNetworkReads {
 }
 
 extension PostgresApprovedNetworkStore: ApprovedNetworkReads {
+    public func versions() async throws -> ApprovedNetworkVersions {
+        let query: PostgresQuery = """
+            SELECT (SELECT position FROM approved_network_version WHERE id = 1),
+                   (SELECT position FROM es_projections WHERE name = \(PostgresApprovedNetworkProjection().checkpointName))
+            """
+        var versions = ApprovedNetworkVersions(shape: 0, states: 0)
+        for try await (shape, states) in try await database.client.query(query, logger: database.logger).decode((Int64?, Int64?).self) {
+            versions = ApprovedNetworkVersions(shape: shape ?? 0, states: states ?? 0)
+        }
+        return versions
+    }
+
     public func path(id: UUID) async throws -> ApprovedPathRecord? {
         var found: (String, String)?
         let path: PostgresQuery = """

@@ -23,7 +23,12 @@ final class VersionedCopy<Value: Sendable>: Sendable {
 
     /// The value as of now, and the version it was loaded at.
     func current() async throws -> (version: Int64, value: Value) {
-        let asked = try await version()
+        try await current(at: try await version())
+    }
+
+    /// The value at least as new as `asked` — a version the caller read itself (with others, in one statement) — and
+    /// the version it was loaded at.
+    func current(at asked: Int64) async throws -> (version: Int64, value: Value) {
         let (held, loading): ((version: Int64, value: Value)?, (version: Int64, task: Task<Value, any Error>)?) = state.withLock { state in
             if let held = state.held, held.version >= asked { return (held, nil) }
             if let loading = state.loading, loading.version >= asked { return (nil, loading) }
