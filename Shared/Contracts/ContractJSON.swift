@@ -75,7 +75,50 @@ public enum ContractJSON {
     }
 
     /// A `T` read from wire-format `data`.
+    ///
+    /// A ``JSONReadable`` type reads the shape it writes itself (without `Codable`'s cost), and leaves anything else to
+    /// `JSONDecoder`; debug builds check what it read against `JSONDecoder`'s value on every call.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decoder.decode(type, from: data)
+        if let readable = T.self as? any JSONReadable.Type, let read = readable.readJSON(data) as? T {
+            #if DEBUG
+            let expected = try decoder.decode(type, from: data)
+            precondition(readable.same(read, expected), """
+                \(T.self)'s JSONReadable reading differs from JSONDecoder's:
+                \(read)
+                \(expected)
+                """)
+            #endif
+            return read
+        }
+        return try decoder.decode(type, from: data)
+    }
+}
+
+/// A type of the published language or of a stored event that reads its own wire-format JSON (``ContractJSON``'s:
+/// sorted keys as ``JSONWritable`` writes them, RFC 3339 dates) without `Codable` — for the few whose decoding dominates
+/// a service's CPU (a trip's chunk, 100–300 KB of sealed samples, read by the aggregate and its projections).
+///
+/// `readJSON` answers `nil` for anything it does not read exactly as `JSONDecoder` would — an unknown or repeated member,
+/// an escape, a `null`, a number it cannot convert exactly — and ``ContractJSON/decode(_:from:)`` then decodes the
+/// bytes with `JSONDecoder`, so every error and every other shape is read as it always was.
+public protocol JSONReadable: Decodable, Equatable {
+    /// The value of `data`, or `nil` to leave it to `JSONDecoder`.
+    static func readJSON(_ data: Data) -> Self?
+}
+
+extension JSONReadable {
+    /// Whether two values of this type are equal (the debug check of ``ContractJSON/decode(_:from:)``).
+    static func same(_ a: Any, _ b: Any) -> Bool {
+        guard let a = a as? Self, let b = b as? Self else { return false }
+        return a == b
+    }
+
+    /// Reads `data` with a ``StrictJSONCursor``: `read` must consume one value; only white space may follow.
+    public static func readJSON(_ data: Data, _ read: (inout StrictJSONCursor) -> Self?) -> Self? {
+        data.withUnsafeBytes { raw -> Self? in
+            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
+            guard let value = read(&cursor), cursor.atEnd() else { return nil }
+            return value
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A personal field (email, name, address…) encrypted with its subject's key, as carried inside event payloads.
 ///
 /// Sealed and opened by `EventSourcing.PersonalDataCipher`; it lives here because published events carry it.
@@ -17,3 +19,40 @@ public struct SealedPersonalData: Codable, Sendable, Hashable {
     }
 }
 
+
+// Sealed values are the bulk of some events (a trip's chunk of samples: 100–300 KB of base64): written and read without
+// `Codable` (``JSONWritable``, ``JSONReadable``), members in sorted order as ``ContractJSON`` writes them.
+extension SealedPersonalData: JSONWritable, JSONReadable {
+    public static var jsonStyle: JSONOutput.Style { .contract }
+
+    public func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("sealed", sealed)
+            output.member("subject", subject)
+        }
+    }
+
+    public static func readJSON(_ data: Data) -> Self? {
+        readJSON(data) { read(&$0) }
+    }
+
+    /// The object at `cursor` (both members, each once, plain ASCII strings — base64 and an id), or `nil`.
+    public static func read(_ cursor: inout StrictJSONCursor) -> Self? {
+        var sealed: String?, subject: String?
+        let complete = cursor.object { cursor, key in
+            switch key {
+            case "sealed":
+                guard sealed == nil, let value = cursor.plainString() else { return false }
+                sealed = value
+            case "subject":
+                guard subject == nil, let value = cursor.plainString() else { return false }
+                subject = value
+            default:
+                return false
+            }
+            return true
+        }
+        guard complete, let sealed, let subject else { return nil }
+        return SealedPersonalData(subject: subject, sealed: sealed)
+    }
+}

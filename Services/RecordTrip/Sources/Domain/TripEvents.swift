@@ -43,6 +43,60 @@ public struct TripSamplesReceived: EventPayload, Hashable {
     public var samplesFormat: TripSamplesFormat { format ?? .json }
 }
 
+// A chunk's event is written on every upload and read by the trip's aggregate (the chunks since its last snapshot),
+// the trips projection and the analysis (every chunk of the ride): written and read without `Codable` (``JSONWritable``,
+// ``JSONReadable``; `JSONDecoder` scanned and validated the whole sealed string for each), members in sorted order as
+// `ContractJSON` writes them. Anything else — an event of another shape, a `null` — is read by `JSONDecoder`.
+extension TripSamplesReceived: JSONWritable, JSONReadable {
+    public static var jsonStyle: JSONOutput.Style { .contract }
+
+    public func write(to output: inout JSONOutput) {
+        output.object { output in
+            output.member("accelerationCount", accelerationCount)
+            output.member("digest", digest)
+            output.member("firstFixTime", firstFixTime)
+            output.member("fixCount", fixCount)
+            output.member("format", format?.rawValue)
+            output.member("lastFixTime", lastFixTime)
+            output.member("receivedAt", receivedAt)
+            output.member("samples", samples)
+            output.member("sequence", sequence)
+            output.member("tripId", tripId)
+        }
+    }
+
+    public static func readJSON(_ data: Data) -> Self? {
+        readJSON(data) { cursor in
+            var tripId: UUID?, sequence: Int?, digest: String?, fixCount: Int?, accelerationCount: Int?
+            var firstFixTime: Double?, lastFixTime: Double?, samples: SealedPersonalData?, receivedAt: Date?
+            var format: TripSamplesFormat?
+            var seen = Set<String>()
+            let complete = cursor.object { cursor, key in
+                guard seen.insert(key).inserted else { return false }
+                switch key {
+                case "accelerationCount": accelerationCount = cursor.integer()
+                case "digest": digest = cursor.plainString()
+                case "firstFixTime": firstFixTime = cursor.number(); return firstFixTime != nil
+                case "fixCount": fixCount = cursor.integer()
+                case "format": format = cursor.plainString().flatMap(TripSamplesFormat.init(rawValue:)); return format != nil
+                case "lastFixTime": lastFixTime = cursor.number(); return lastFixTime != nil
+                case "receivedAt": receivedAt = cursor.plainString().flatMap(RFC3339Timestamp.date(from:))
+                case "samples": samples = SealedPersonalData.read(&cursor)
+                case "sequence": sequence = cursor.integer()
+                case "tripId": tripId = cursor.plainString().flatMap(UUID.init(uuidString:))
+                default: return false
+                }
+                return true
+            }
+            guard complete, let tripId, let sequence, let digest, let fixCount, let accelerationCount, let samples, let receivedAt
+            else { return nil }
+            return TripSamplesReceived(tripId: tripId, sequence: sequence, digest: digest, fixCount: fixCount,
+                                       accelerationCount: accelerationCount, firstFixTime: firstFixTime, lastFixTime: lastFixTime,
+                                       samples: samples, receivedAt: receivedAt, format: format)
+        }
+    }
+}
+
 /// The analysis of a finished trip: figures in clear, everything placed (statistics with start and end, the matched
 /// route, candidates) sealed as ``TripAnalysisDetail``.
 public struct TripAnalysed: EventPayload, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ServiceKit
+@testable import Contracts
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -7,9 +7,10 @@ import Foundation
 import Glibc
 #endif
 
-/// A reader of one strict, common shape of JSON request bodies, for ``FastJSONReadable`` readers of hot requests (a
-/// trip's chunk of samples, a navigation position update) that skip `Codable`. It reads objects of plain member names
-/// (at most 16 ASCII letters, no escapes), arrays, numbers (converted with `strtod`, as Foundation does; those whose
+/// A reader of one strict, common shape of JSON, for the readers of hot request bodies (ServiceKit's
+/// `FastJSONReadable`: a trip's chunk of samples, a navigation position update) and of hot stored events
+/// (``JSONReadable``: a trip's sealed chunk) that skip `Codable`. It reads objects of plain member names (at most 32
+/// ASCII letters, no escapes), arrays, numbers (converted with `strtod`, as Foundation does; those whose
 /// conversion Foundation treats otherwise — overflow, underflow — are refused) and plain ASCII strings (no escapes, no
 /// controls). Anything else makes the reader answer `nil` (a `false` member, a `nil` value), and the caller leaves the
 /// body to `JSONDecoder` — so errors, and every body it does not read, are decoded exactly as they always were. It never
@@ -75,11 +76,11 @@ public struct StrictJSONCursor {
         return take(UInt8(ascii: "]")) ? elements : nil
     }
 
-    /// A member name of at most 16 plain ASCII letters (no escapes).
+    /// A member name of at most 32 plain ASCII letters (no escapes).
     public mutating func key() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
-        while at < bytes.count, bytes[at] != UInt8(ascii: "\""), at - start < 16 {
+        while at < bytes.count, bytes[at] != UInt8(ascii: "\""), at - start < 32 {
             guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[at] | 0x20) else { return nil }
             at += 1
         }
