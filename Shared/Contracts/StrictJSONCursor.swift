@@ -100,10 +100,11 @@ public struct StrictJSONCursor {
     /// Most numbers of a request (coordinates, speeds, accelerations: up to 16 significant digits) take the exact fast
     /// path (Clinger's): their digits as an integer below 2^53 and a power of ten up to 10^22, both exact doubles, so
     /// one multiplication or division rounds correctly — the double `strtod` gives. `strtod` was a third of reading a
-    /// ride's chunk. Anything else goes to `strtod`.
+    /// ride's chunk. Up to 19 digits within ±27 take ``extendedNumber(_:)``. Anything else goes to `strtod`.
     public mutating func number() -> Double? {
         guard let (start, _) = numberToken(), at - start < 64 else { return nil }
-        if let exact = Self.exactNumber(UnsafeBufferPointer(rebasing: bytes[start..<at])) { return exact }
+        let token = UnsafeBufferPointer(rebasing: bytes[start..<at])
+        if let exact = Self.exactNumber(token) ?? Self.extendedNumber(token) { return exact }
         let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             for index in start..<at { buffer[index - start] = CChar(bitPattern: bytes[index]) }
             buffer[at - start] = 0
@@ -123,6 +124,46 @@ public struct StrictJSONCursor {
     /// `token` (a number of RFC 8259's grammar) converted exactly when its digits fit below 2^53 and its decimal
     /// exponent within ±22; `nil` otherwise.
     static func exactNumber(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let (negative, mantissa, exponent) = decimal(token, maximumDigits: 16), mantissa <= 1 << 53, (-22...22).contains(exponent)
+        else { return nil }
+        var value = Double(mantissa)
+        value = exponent >= 0 ? value * powersOfTen[exponent] : value / powersOfTen[-exponent]
+        return negative ? -value : value
+    }
+
+    #if arch(x86_64)
+    /// Exact powers of ten in x87 extended precision (64-bit significand): 10^27 = 5^27 · 2^27, and 5^27 < 2^64.
+    private static let extendedPowersOfTen: [Float80] = (0...27).map { exponent in (0..<exponent).reduce(Float80(1)) { value, _ in value * 10 } }
+    #endif
+
+    /// `token` with up to 19 significant digits and a decimal exponent within ±27 — the 17-digit numbers phones write
+    /// (shortest round trip, `%.17g`), which miss ``exactNumber(_:)`` — converted with one operation in x87 extended
+    /// precision: the digits below 2^64 and the power of ten are exact there, so the product or quotient is the exact
+    /// value correctly rounded to 64 bits. Rounding that to a double gives the correctly rounded double unless it fell
+    /// exactly halfway between two doubles (every such midpoint is an extended value, so an exact value on either side
+    /// of one rounds to that side of it or onto it): those are left to `strtod`, as is everything else and every other
+    /// architecture (`nil`).
+    static func extendedNumber(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+        #if arch(x86_64)
+        guard let (negative, mantissa, exponent) = decimal(token, maximumDigits: 19), (-27...27).contains(exponent) else { return nil }
+        let power = extendedPowersOfTen[abs(exponent)]
+        let extended = exponent >= 0 ? Float80(mantissa) * power : Float80(mantissa) / power
+        let value = Double(extended)
+        let near = Float80(value)
+        if near != extended {
+            let other = Float80(extended > near ? value.nextUp : value.nextDown)
+            if (near + other) / 2 == extended { return nil }
+        }
+        guard value.isFinite, value == 0 || value.magnitude >= .leastNormalMagnitude else { return nil }
+        return negative ? -value : value
+        #else
+        return nil
+        #endif
+    }
+
+    /// `token`'s sign, significant digits as an integer (at most `maximumDigits` of them, not counting leading zeros)
+    /// and decimal exponent; `nil` with more digits or an exponent beyond ±1,000.
+    private static func decimal(_ token: UnsafeBufferPointer<UInt8>, maximumDigits: Int) -> (negative: Bool, mantissa: UInt64, exponent: Int)? {
         var index = 0, mantissa: UInt64 = 0, exponent = 0, digits = 0
         let negative = token.first == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -133,7 +174,7 @@ public struct StrictJSONCursor {
                 inFraction = true
             } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 if mantissa != 0 || byte != UInt8(ascii: "0") { digits += 1 }
-                guard digits <= 16 else { return nil }
+                guard digits <= maximumDigits else { return nil }
                 mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
                 if inFraction { exponent -= 1 }
             } else {
@@ -155,10 +196,7 @@ public struct StrictJSONCursor {
             }
             exponent += sign * value
         }
-        guard mantissa <= 1 << 53, (-22...22).contains(exponent) else { return nil }
-        var value = Double(mantissa)
-        value = exponent >= 0 ? value * powersOfTen[exponent] : value / powersOfTen[-exponent]
-        return negative ? -value : value
+        return (negative, mantissa, exponent)
     }
 
     /// Moves over a number of RFC 8259's grammar: where it starts and whether it has a fraction or exponent; `nil` when
