@@ -33,6 +33,7 @@ public struct StrictJSONCursor {
     public mutating func plainString() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
+        skipPlainWords()
         while at < bytes.count, bytes[at] != UInt8(ascii: "\"") {
             guard (0x20...0x7E).contains(bytes[at]), bytes[at] != UInt8(ascii: "\\") else { return nil }
             at += 1
@@ -40,6 +41,26 @@ public struct StrictJSONCursor {
         guard at < bytes.count else { return nil }
         defer { at += 1 }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+    }
+
+    /// Moves over whole 8-byte words of printable ASCII other than `"` and `\` (a sealed value's base64 is 100–300 KB
+    /// of them), stopping before the first word that holds anything else; the byte loop of ``plainString()`` takes
+    /// the rest. Each test is exact for words of bytes below 0x80 (the first one leaves the others' words to the byte
+    /// loop): a byte below 0x20, 0x7F, `"` (0x22) or `\` (0x5C).
+    private mutating func skipPlainWords() {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+        while at + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let special = (word & high)                                   // not ASCII
+                | ((word &- ones &* 0x20) & ~word & high)                 // a control (below 0x20)
+                | ((word &+ ones) & high)                                 // 0x7F
+                | ((quote &- ones) & ~quote & high)                       // "
+                | ((backslash &- ones) & ~backslash & high)               // \
+            guard special == 0 else { return }
+            at += 8
+        }
     }
 
     /// An object whose members are among `names`, each once, each a number: the values by name index and a bit set of
@@ -103,8 +124,10 @@ public struct StrictJSONCursor {
     /// ride's chunk. Up to 19 digits within ±27 take ``extendedNumber(_:)``. Anything else goes to `strtod`.
     public mutating func number() -> Double? {
         guard let (start, _) = numberToken(), at - start < 64 else { return nil }
-        let token = UnsafeBufferPointer(rebasing: bytes[start..<at])
-        if let exact = Self.exactNumber(token) ?? Self.extendedNumber(token) { return exact }
+        if let (negative, mantissa, exponent) = Self.decimal(UnsafeBufferPointer(rebasing: bytes[start..<at]), maximumDigits: 19),
+           let exact = Self.exactNumber(negative, mantissa, exponent) ?? Self.extendedNumber(negative, mantissa, exponent) {
+            return exact
+        }
         let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             for index in start..<at { buffer[index - start] = CChar(bitPattern: bytes[index]) }
             buffer[at - start] = 0
@@ -124,8 +147,11 @@ public struct StrictJSONCursor {
     /// `token` (a number of RFC 8259's grammar) converted exactly when its digits fit below 2^53 and its decimal
     /// exponent within ±22; `nil` otherwise.
     static func exactNumber(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard let (negative, mantissa, exponent) = decimal(token, maximumDigits: 16), mantissa <= 1 << 53, (-22...22).contains(exponent)
-        else { return nil }
+        decimal(token, maximumDigits: 19).flatMap { exactNumber($0, $1, $2) }
+    }
+
+    private static func exactNumber(_ negative: Bool, _ mantissa: UInt64, _ exponent: Int) -> Double? {
+        guard mantissa <= 1 << 53, (-22...22).contains(exponent) else { return nil }
         var value = Double(mantissa)
         value = exponent >= 0 ? value * powersOfTen[exponent] : value / powersOfTen[-exponent]
         return negative ? -value : value
@@ -144,8 +170,12 @@ public struct StrictJSONCursor {
     /// of one rounds to that side of it or onto it): those are left to `strtod`, as is everything else and every other
     /// architecture (`nil`).
     static func extendedNumber(_ token: UnsafeBufferPointer<UInt8>) -> Double? {
+        decimal(token, maximumDigits: 19).flatMap { extendedNumber($0, $1, $2) }
+    }
+
+    private static func extendedNumber(_ negative: Bool, _ mantissa: UInt64, _ exponent: Int) -> Double? {
         #if arch(x86_64)
-        guard let (negative, mantissa, exponent) = decimal(token, maximumDigits: 19), (-27...27).contains(exponent) else { return nil }
+        guard (-27...27).contains(exponent) else { return nil }
         let power = extendedPowersOfTen[abs(exponent)]
         let extended = exponent >= 0 ? Float80(mantissa) * power : Float80(mantissa) / power
         let value = Double(extended)
