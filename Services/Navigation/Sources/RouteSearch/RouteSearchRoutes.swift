@@ -16,15 +16,9 @@ public struct RouteSearchRoutes: Sendable {
     }
 
     /// `GET /v1/routes?from=lat,lng&to=lat,lng[&via=lat,lng…][&alternatives=0..2][&geometries=polyline6|geojson][&steps=true][&lang=en|de]`.
-    ///
-    /// The search and its answer's JSON (about a millisecond of CPU with alternatives and steps) run on the global
-    /// concurrent executor, not on the connection's event loop (``EventLoopTaskExecutor``), where they held up every
-    /// other request of the loop — a rider's position updates, a few hundred microseconds each, waited behind them.
-    @Sendable func search(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+    @Sendable func search(_ request: Request, context: ServiceRequestContext) async throws -> RouteSearchResponse {
         let query = try Self.query(request.uri.queryParameters)
-        return try await withTaskExecutorPreference(globalConcurrentExecutor) {
-            try RouteSearchResponse(try planner.plan(query), query: query).response(from: request, context: context)
-        }
+        return RouteSearchResponse(try planner.plan(query), query: query)
     }
 
     /// The query string as a ``RouteQuery``; 422 `invalid-field` listing every bad parameter.
