@@ -80,6 +80,14 @@ public struct StrictJSONCursor {
 
     /// The index in `names` of the member name at the cursor (as ``key()`` reads one), `nil` for another name.
     private mutating func keyIndex(_ names: [[UInt8]]) -> Int? {
+        guard let key = keyBytes() else { return nil }
+        for (index, name) in names.enumerated() where name.count == key.count && name.elementsEqual(key) { return index }
+        return nil
+    }
+
+    /// The bytes of a member name of at most 32 plain ASCII letters (no escapes), the cursor moved past its closing
+    /// quote; `nil` for anything else.
+    private mutating func keyBytes() -> UnsafeBufferPointer<UInt8>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = at
         while at < bytes.count, bytes[at] != UInt8(ascii: "\""), at - start < 32 {
@@ -87,10 +95,8 @@ public struct StrictJSONCursor {
             at += 1
         }
         guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
-        let key = UnsafeBufferPointer(rebasing: bytes[start..<at])
-        at += 1
-        for (index, name) in names.enumerated() where name.count == key.count && name.elementsEqual(key) { return index }
-        return nil
+        defer { at += 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<at])
     }
 
     /// `{ "key": value, … }`, each value read by `member` (false: not of the shape).
@@ -116,15 +122,7 @@ public struct StrictJSONCursor {
 
     /// A member name of at most 32 plain ASCII letters (no escapes).
     public mutating func key() -> String? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = at
-        while at < bytes.count, bytes[at] != UInt8(ascii: "\""), at - start < 32 {
-            guard (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[at] | 0x20) else { return nil }
-            at += 1
-        }
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
-        defer { at += 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+        keyBytes().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// An integer without fraction or exponent.
