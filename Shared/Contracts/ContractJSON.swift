@@ -113,12 +113,4 @@ extension JSONReadable {
         return a == b
     }
 
-    /// Reads `data` with a ``StrictJSONCursor``: `read` must consume one value; only white space may follow.
-    public static func readJSON(_ data: Data, _ read: (inout StrictJSONCursor) -> Self?) -> Self? {
-        data.withUnsafeBytes { raw -> Self? in
-            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
-            guard let value = read(&cursor), cursor.atEnd() else { return nil }
-            return value
-        }
-    }
 }

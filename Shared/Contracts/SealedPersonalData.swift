@@ -33,7 +33,7 @@ extension SealedPersonalData: JSONWritable, JSONReadable {
     }
 
     public static func readJSON(_ data: Data) -> Self? {
-        readJSON(data) { read(&$0) }
+        StrictJSONCursor.read(data) { read(&$0) }
     }
 
     /// The object at `cursor` (both members, each once, plain ASCII strings — base64 and an id), or `nil`.

@@ -23,6 +23,15 @@ public struct StrictJSONCursor {
         self.bytes = bytes
     }
 
+    /// The value `read` reads from the whole of `data` (only white space may follow it), or `nil`.
+    public static func read<Value>(_ data: Data, _ read: (inout StrictJSONCursor) -> Value?) -> Value? {
+        data.withUnsafeBytes { raw -> Value? in
+            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
+            guard let value = read(&cursor), cursor.atEnd() else { return nil }
+            return value
+        }
+    }
+
     /// Whether only white space is left.
     public mutating func atEnd() -> Bool {
         skipSpace()

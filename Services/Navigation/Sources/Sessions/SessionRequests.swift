@@ -111,15 +111,14 @@ extension PositionsBody: FastJSONReadable {
     /// exactly what `JSONDecoder` gives. Anything else (`null`, another member, a repeated one, an escape, a time that
     /// does not parse) answers `nil` and is decoded, and refused, by `JSONDecoder` as before.
     static func readFast(_ data: Data) -> PositionsBody? {
-        data.withUnsafeBytes { raw -> PositionsBody? in
-            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
+        StrictJSONCursor.read(data) { cursor -> PositionsBody? in
             var fixes: [FixBody]?
             let complete = cursor.object { cursor, key in
                 guard key == "fixes", fixes == nil, let read = cursor.array({ $0.positionFix() }) else { return false }
                 fixes = read
                 return true
             }
-            guard complete, cursor.atEnd(), let fixes else { return nil }
+            guard complete, let fixes else { return nil }
             return PositionsBody(fixes: fixes)
         }
     }

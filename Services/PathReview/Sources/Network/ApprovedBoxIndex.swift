@@ -5,7 +5,8 @@ import Foundation
 /// here — the first `limit` boxes meeting the asked one, walking in id order, so no sort and no index scan of the
 /// thousands of paths a city box meets — and reads only that page's features from the store.
 ///
-/// Each request reads the version (one row); the first request after a change loads all boxes once (concurrent
+/// Each request brings the version it read (``ApprovedNetworkReads/versions()``, one row with the projection's
+/// checkpoint); the first request after a change loads all boxes once (concurrent
 /// requests wait for that one load; a failed load is retried by the next request). The copy is never older than the
 /// version it carries. A path retired between the choice and the read is left out of that page.
 public final class ApprovedBoxIndex: Sendable {
@@ -30,19 +31,11 @@ public final class ApprovedBoxIndex: Sendable {
         })
     }
 
-    /// The first `limit` paths (in id order) whose box meets `box`, and the version of the network they were chosen at.
-    public func page(_ box: ApprovedNetworkBox, limit: Int) async throws -> (version: Int64, entries: [Entry]) {
-        page(box, limit: limit, in: try await copy.current())
-    }
-
-    /// As ``page(_:limit:)``, chosen at the shape version `version` read by the caller (or a newer one).
+    /// The first `limit` paths (in id order) whose box meets `box`, chosen at the shape version `version` the caller read
+    /// (``ApprovedNetworkReads/versions()``) or a newer one, and the version they were chosen at.
     public func page(_ box: ApprovedNetworkBox, limit: Int, at version: Int64) async throws -> (version: Int64, entries: [Entry]) {
-        page(box, limit: limit, in: try await copy.current(at: version))
-    }
-
-    private func page(_ box: ApprovedNetworkBox, limit: Int, in held: (version: Int64, value: [Entry])) -> (version: Int64, entries: [Entry]) {
         var page: [Entry] = []
-        let (version, entries) = held
+        let (version, entries) = try await copy.current(at: version)
         guard limit > 0 else { return (version, page) }
         for entry in entries where entry.meets(box) {
             page.append(entry)

@@ -66,7 +66,7 @@ extension TripSamplesReceived: JSONWritable, JSONReadable {
     }
 
     public static func readJSON(_ data: Data) -> Self? {
-        readJSON(data) { cursor in
+        StrictJSONCursor.read(data) { cursor in
             var tripId: UUID?, sequence: Int?, digest: String?, fixCount: Int?, accelerationCount: Int?
             var firstFixTime: Double?, lastFixTime: Double?, samples: SealedPersonalData?, receivedAt: Date?
             var format: TripSamplesFormat?

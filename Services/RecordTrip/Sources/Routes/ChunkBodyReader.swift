@@ -12,10 +12,7 @@ import ServiceKit
 enum ChunkBodyReader {
     /// The chunk, or `nil` when the body is not of the strict shape.
     static func read(_ data: Data) -> ChunkRequest? {
-        data.withUnsafeBytes { raw in
-            var cursor = StrictJSONCursor(bytes: raw.bindMemory(to: UInt8.self))
-            return cursor.chunk()
-        }
+        StrictJSONCursor.read(data) { $0.chunk() }
     }
 }
 
@@ -38,8 +35,7 @@ extension StrictJSONCursor {
             }
             return true
         }
-        skipSpace()
-        return complete && seen & 1 == 1 && at == bytes.count ? request : nil
+        return complete && seen & 1 == 1 ? request : nil
     }
 
     static let fixNames = ["time", "lat", "lng", "altitude", "accuracy", "speed", "course"].map { Array($0.utf8) }
